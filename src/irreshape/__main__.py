@@ -1,0 +1,3 @@
+from irreshape.cli import main
+
+main()

@@ -1,0 +1,199 @@
+"""Dimensions the way OpenVINO models them: a closed interval of lengths plus an optional symbol.
+
+A `Dim` is static (``lo == hi``), an interval (``2..8``, ``2..``, ``..8``) or fully dynamic (``?``).
+The arithmetic mirrors ``ov::Interval`` / ``ov::Dimension`` (saturating at INT64_MAX, which stands
+for "no upper bound"), so that the results of the shape engine print exactly like OpenVINO's.
+
+A symbol is an opaque hashable that says "this dim is the same unknown length as that one";
+OpenVINO uses symbols to cancel equal factors when it solves a Reshape's ``-1``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from collections.abc import Iterable, Sequence
+from typing import Optional
+
+INF = (1 << 63) - 1  # ov::Interval::s_max: "no upper bound"
+INT64_MIN = -(1 << 63)
+
+
+def _clip(v: int) -> int:
+    return 0 if v < 0 else (INF if v > INF else v)
+
+
+def _clip_times(a: int, b: int) -> int:
+    if a == 0 or b == 0:
+        return 0
+    if a == INF or b == INF or a > INF // b:
+        return INF
+    return a * b
+
+
+class Dim:
+    """One dimension: interval ``[lo, hi]`` (``hi == INF`` means unbounded) and an optional symbol."""
+
+    __slots__ = ("lo", "hi", "sym")
+
+    def __init__(self, lo: int, hi: int, sym: object = None) -> None:
+        # ov::Dimension(min, max): -1 means "no bound"; then ov::Interval canonicalisation.
+        if lo == -1:
+            lo = 0
+        if hi == -1:
+            hi = INF
+        if hi < lo:
+            lo = hi = INF  # the empty interval
+        else:
+            lo, hi = _clip(lo), _clip(hi)
+        self.lo = lo
+        self.hi = hi
+        self.sym = sym
+
+    # -- constructors -------------------------------------------------------------------------
+    @classmethod
+    def of(cls, n: int, sym: object = None) -> "Dim":
+        """A static dim, or ``?`` for -1 (as ``ov::Dimension(n)``)."""
+        return cls(n, n, sym) if n != -1 else cls(0, INF, sym)
+
+    @classmethod
+    def dynamic(cls, sym: object = None) -> "Dim":
+        return cls(0, INF, sym)
+
+    # -- predicates ---------------------------------------------------------------------------
+    @property
+    def is_static(self) -> bool:
+        return self.lo == self.hi and self.lo != INF
+
+    @property
+    def is_empty(self) -> bool:
+        return self.lo == INF
+
+    @property
+    def is_dynamic(self) -> bool:
+        return not self.is_static
+
+    def __eq__(self, other: object) -> bool:  # interval equality, like ov::Dimension::operator==
+        if isinstance(other, int):
+            return self.lo == other and self.hi == other
+        if not isinstance(other, Dim):
+            return NotImplemented
+        return self.lo == other.lo and self.hi == other.hi
+
+    def __hash__(self) -> int:
+        return hash((self.lo, self.hi))
+
+    def same(self, other: "Dim") -> bool:
+        """Interval and symbol both equal."""
+        return self == other and self.sym == other.sym
+
+    def contains(self, n: int) -> bool:
+        return self.lo <= n <= self.hi
+
+    def compatible(self, other: "Dim") -> bool:
+        return max(self.lo, other.lo) <= min(self.hi, other.hi)
+
+    # -- arithmetic (ov::Dimension semantics) -------------------------------------------------
+    def __mul__(self, other: "Dim") -> "Dim":
+        if other.lo == 1 and other.hi == 1:
+            return self
+        if self.lo == 1 and self.hi == 1:
+            return other
+        if self.is_empty:
+            return Dim(INF, INF)
+        if other.is_empty:
+            return Dim(INF, INF)
+        return Dim(_clip_times(self.lo, other.lo), _clip_times(self.hi, other.hi))
+
+    def div(self, divisor: int) -> "Dim":
+        """``ov::Dimension::operator/`` (ceil of the lower, floor of the upper bound, in doubles)."""
+        if divisor == 1:
+            return self
+        if self.lo == 0 and self.hi == INF:
+            return Dim.dynamic()
+        if divisor == 0:
+            return Dim(INF, INF)
+        lo = math.ceil(float(self.lo) / float(divisor))
+        hi = math.floor(float(self.hi) / float(divisor)) if self.hi != INF else INF
+        return Dim(min(lo, INF), min(hi, INF))
+
+    # -- text -----------------------------------------------------------------------------------
+    def __str__(self) -> str:
+        if self.is_static:
+            return str(self.lo)
+        if 0 < self.lo < INF:
+            return f"{self.lo}.." + (str(self.hi) if self.hi != INF else "")
+        if self.hi != INF:
+            return f"..{self.hi}"
+        return "?"
+
+    def __repr__(self) -> str:
+        return f"Dim({self})" if self.sym is None else f"Dim({self}, sym={self.sym!r})"
+
+    def to_json(self) -> int | str:
+        return self.lo if self.is_static else str(self)
+
+    def to_ir(self) -> int:
+        """What OpenVINO's serializer writes in a ``<dim>``: the length, or -1 for any non-static dim."""
+        return self.lo if self.is_static else -1
+
+
+Shape = Optional[list[Dim]]  # None: dynamic rank
+
+
+def static_shape(values: Iterable[int]) -> list[Dim]:
+    return [Dim.of(v) for v in values]
+
+
+def parse_dim(text: str) -> Dim:
+    """Parse one dim of an OpenVINO partial-shape string: ``4``, ``?``, ``-1``, ``2..8``, ``..8``, ``2..``."""
+    t = text.strip()
+    if t in ("?", "-1"):
+        return Dim.dynamic()
+    if ".." in t:
+        lo_s, _, hi_s = t.partition("..")
+        lo = int(lo_s) if lo_s.strip() else 0
+        hi = int(hi_s) if hi_s.strip() else -1
+        if lo < 0 or hi < -1:
+            raise ValueError(f"invalid interval {text!r}")
+        return Dim(lo, hi)
+    n = int(t)
+    if n < 0:
+        raise ValueError(f"invalid dimension {text!r}")
+    return Dim.of(n)
+
+
+def parse_shape(text: str) -> Shape:
+    """Parse a Parameter ``shape`` attribute: ``"?,3,1..10"``, ``"[2,3]"``, ``""`` (scalar), ``"..."`` (dynamic rank)."""
+    t = text.strip()
+    if t.startswith("[") and t.endswith("]"):
+        t = t[1:-1].strip()
+    if t == "...":
+        return None
+    if t == "":
+        return []
+    parts = t.split(",")
+    if any(p.strip() == "..." for p in parts):
+        raise ValueError(f"invalid shape {text!r}")
+    return [parse_dim(p) for p in parts]
+
+
+def format_shape(shape: Shape) -> str:
+    if shape is None:
+        return "[...]"
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def shape_to_json(shape: Shape) -> list[int | str] | None:
+    return None if shape is None else [d.to_json() for d in shape]
+
+
+def is_static_shape(shape: Shape) -> bool:
+    return shape is not None and all(d.is_static for d in shape)
+
+
+def volume(values: Sequence[int]) -> int:
+    v = 1
+    for x in values:
+        v *= x
+    return v

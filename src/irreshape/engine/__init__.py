@@ -1,0 +1,1 @@
+"""The shape engine: pure functions on dims (no XML, no I/O)."""

@@ -1,0 +1,43 @@
+"""Reporters, one per output format, chosen by name.
+
+A reporter is a function ``(results, out, ctx) -> None`` writing to the text stream ``out``.
+``REPORTERS`` maps each ``--output-format`` name to the module attribute that implements it,
+imported only when used (so `rich` is loaded only by the `full` format).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable, TextIO
+
+from ..check import FileResult
+
+REPORTERS: dict[str, str] = {
+    "full": "irreshape.report.text:full",
+    "concise": "irreshape.report.text:concise",
+    "json": "irreshape.report.machine:json_report",
+}
+
+
+@dataclass(slots=True)
+class Context:
+    color: bool = False
+    quiet: bool = False
+
+
+Reporter = Callable[[list[FileResult], TextIO, Context], None]
+
+
+def get(name: str) -> Reporter:
+    module, _, attr = REPORTERS[name].partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def summary(results: list[FileResult]) -> dict[str, int]:
+    counts = {"files": len(results), "layers": 0, "errors": 0, "warnings": 0, "infos": 0}
+    for r in results:
+        counts["layers"] += len(r.layers)
+        for f in r.findings:
+            counts[{"error": "errors", "warning": "warnings", "info": "infos"}[f.severity]] += 1
+    return counts

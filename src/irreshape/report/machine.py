@@ -1,0 +1,26 @@
+"""Machine-readable reports: the JSON document (the stable contract)."""
+
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from ..check import FileResult
+from . import Context, summary
+
+
+def file_json(r: FileResult) -> dict:
+    return {
+        "path": r.path,
+        "layers": [layer.to_json() for layer in r.layers],
+        "findings": [f.to_json() for f in r.findings],
+    }
+
+
+def document(results: list[FileResult]) -> dict:
+    return {"version": 1, "files": [file_json(r) for r in results], "summary": summary(results)}
+
+
+def json_report(results: list[FileResult], out: TextIO, ctx: Context) -> None:
+    json.dump(document(results), out, indent=2, ensure_ascii=False)
+    out.write("\n")

@@ -1,0 +1,23 @@
+"""The rule registry: every rule irreshape can report, by code and by name.
+
+One module per family declares its rules (code, kebab-case name, default severity, and a
+docstring that is the rule's documentation) and yields findings:
+
+- :mod:`.structure` — IR0xx/IR02x, the XML file and its graph,
+- :mod:`.weights`   — IR01x, the ``.bin`` and Const layers,
+- :mod:`.reshape`   — IR1xx, Reshape, StaticReshape, DynamicReshape.
+"""
+
+from __future__ import annotations
+
+from . import reshape, structure, weights
+from .base import Rule
+
+ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES, key=lambda r: r.code))
+BY_CODE: dict[str, Rule] = {r.code: r for r in ALL}
+BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
+
+
+def get(code_or_name: str) -> Rule | None:
+    """A rule by its code (any case) or its name."""
+    return BY_CODE.get(code_or_name.upper()) or BY_NAME.get(code_or_name.lower())

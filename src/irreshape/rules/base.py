@@ -1,0 +1,70 @@
+"""What a rule is, and what a finding is: plain data, no behaviour."""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+
+ERROR, WARNING, INFO = "error", "warning", "info"
+SEVERITIES = (ERROR, WARNING, INFO)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A stable code, a kebab-case name, a default severity and the rule's documentation."""
+
+    code: str
+    name: str
+    severity: str
+    summary: str
+    doc: str = ""
+
+    @property
+    def documentation(self) -> str:
+        return inspect.cleandoc(self.doc) if self.doc else self.summary
+
+
+def rule(code: str, name: str, severity: str, doc: str) -> Rule:
+    """Declare a rule; the first line of ``doc`` is its summary, the rest its documentation."""
+    text = inspect.cleandoc(doc)
+    return Rule(code, name, severity, text.splitlines()[0].rstrip("."), text)
+
+
+@dataclass(frozen=True, slots=True)
+class LayerRef:
+    id: str
+    name: str
+    type: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "name": self.name, "type": self.type}
+
+
+@dataclass(slots=True)
+class Finding:
+    """One problem in one file. ``line`` is 1-based (None when the file has no line for it)."""
+
+    rule: Rule
+    message: str
+    line: int | None = None
+    layer: LayerRef | None = None
+    col: int = 1
+    severity: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.severity:
+            self.severity = self.rule.severity
+
+    @property
+    def code(self) -> str:
+        return self.rule.code
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "line": self.line,
+            "layer": self.layer.to_json() if self.layer else None,
+        }

@@ -1,0 +1,87 @@
+"""File and graph structure: is this a readable IR at all, and does its graph hold together?"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .base import ERROR, INFO, WARNING, Finding, rule
+
+if TYPE_CHECKING:
+    from ..ir import IRModel
+
+XML_SYNTAX = rule("IR001", "xml-syntax-error", ERROR, """
+    The file is not well-formed XML.
+
+    OpenVINO cannot read it either. The message gives the parser's own text, line and column.
+    """)
+NOT_IR = rule("IR002", "unsupported-ir", ERROR, """
+    The root is `<net>` but the IR version is not 10 or 11, or the document lacks `<layers>`.
+
+    openvino 2026.4.1 reads IR versions 10 and 11 only; anything else fails in `read_model`.
+    """)
+XML_ENTITIES = rule("IR003", "xml-entity-declaration", ERROR, """
+    The XML declares a DOCTYPE with entities (or an external DTD).
+
+    An IR never needs one. irreshape never expands entities, loads DTDs or touches the network:
+    entity bombs and XXE payloads are reported here instead of being parsed.
+    """)
+FILE_TOO_LARGE = rule("IR004", "file-too-large", ERROR, """
+    The XML is larger than `--max-xml-size`; it was not read.
+
+    Raise the limit (`--max-xml-size 2GB`) if the file is a genuine, very large model.
+    """)
+UNREADABLE = rule("IR005", "file-unreadable", ERROR, """
+    The file could not be read (permissions, a directory, an I/O error).
+    """)
+DUPLICATE_ID = rule("IR020", "duplicate-layer-id", ERROR, """
+    Two layers share one `id`. Edges become ambiguous; the first layer with the id is used.
+    """)
+DANGLING_EDGE = rule("IR021", "dangling-edge", ERROR, """
+    An `<edge>` names a layer or a port that does not exist.
+    """)
+MISSING_PORT = rule("IR022", "missing-port", ERROR, """
+    A layer lacks a port it needs (a Reshape without its data, shape or output port).
+    """)
+BAD_DIM = rule("IR023", "invalid-dim", ERROR, """
+    A `<dim>` is not an integer, is below -1, or is beyond int64.
+
+    OpenVINO's reader rejects such a dim (`dimension (-2) in node dim must be greater or equal to -1`).
+    """)
+CYCLE = rule("IR024", "shape-subgraph-cycle", ERROR, """
+    The subgraph that computes a Reshape's shape contains a cycle; it cannot be evaluated.
+    """)
+BAD_ATTRIBUTE = rule("IR025", "invalid-attribute", ERROR, """
+    A layer attribute irreshape needs is missing or malformed (a Parameter `shape`, a Const's
+    `element_type`, `shape`, `offset` or `size`).
+    """)
+INTERNAL_ERROR = rule("IR900", "internal-error", ERROR, """
+    irreshape itself failed on this file. This is a bug: please report it with the file.
+
+    Run with `--debug` to see the traceback. The run exits with status 2.
+    """)
+
+RULES = (XML_SYNTAX, NOT_IR, XML_ENTITIES, FILE_TOO_LARGE, UNREADABLE, DUPLICATE_ID, DANGLING_EDGE,
+         MISSING_PORT, BAD_DIM, CYCLE, BAD_ATTRIBUTE, INTERNAL_ERROR)
+
+
+def check(model: "IRModel") -> Iterator[Finding]:
+    """Graph-level checks: duplicate ids and edges that point nowhere."""
+    for layer in model.duplicates:
+        yield Finding(DUPLICATE_ID, f"layer id {layer.id!r} ({layer.name!r}) is used by an earlier layer too",
+                      layer.line, layer.ref)
+    for e in model.edges:
+        src = model.layers.get(e.from_layer)
+        dst = model.layers.get(e.to_layer)
+        if src is None or dst is None:
+            missing = e.from_layer if src is None else e.to_layer
+            yield Finding(DANGLING_EDGE, f"edge {e} names layer {missing!r}, which does not exist", e.line)
+        elif src.output(e.from_port) is None:
+            yield Finding(DANGLING_EDGE, f"edge {e}: layer {src.name!r} has no output port {e.from_port!r}",
+                          e.line, src.ref)
+        elif dst.input(e.to_port) is None:
+            yield Finding(DANGLING_EDGE, f"edge {e}: layer {dst.name!r} has no input port {e.to_port!r}",
+                          e.line, dst.ref)
+
+
+__all__ = ["RULES", "check", "INFO", "WARNING"]

@@ -1,0 +1,40 @@
+"""The ``.bin`` and the Const layers that read it."""
+
+from __future__ import annotations
+
+from .base import ERROR, rule
+
+MISSING = rule("IR010", "weights-missing", ERROR, """
+    A Const needed for a check reads the `.bin`, and the `.bin` beside the XML does not exist.
+
+    OpenVINO fails too: `Empty weights data in bin file or bin file cannot be found!`.
+    The `.bin` is the XML's path with the extension `.bin`.
+    """)
+LFS_POINTER = rule("IR011", "weights-lfs-pointer", ERROR, """
+    The `.bin` is a Git LFS pointer file, not the weights.
+
+    The repository stores the weights in Git LFS and this checkout did not fetch them. Run
+    `git lfs pull`, or in GitHub Actions check out with `lfs: true`.
+    """)
+UNREADABLE = rule("IR012", "weights-unreadable", ERROR, """
+    The `.bin` exists but cannot be opened or read (permissions, I/O error).
+    """)
+EMPTY = rule("IR013", "weights-empty", ERROR, """
+    The `.bin` is empty although a Const reads from it.
+    """)
+OUT_OF_BOUNDS = rule("IR014", "const-out-of-bounds", ERROR, """
+    A Const's `offset` + `size` lies past the end of the `.bin` (or overflows).
+
+    OpenVINO refuses the model: `Incorrect weights in bin file!`. A truncated `.bin` shows up here.
+    """)
+SIZE_MISMATCH = rule("IR015", "const-size-mismatch", ERROR, """
+    A Const's `size` is smaller than its `shape` and `element_type` need.
+
+    OpenVINO refuses the model: `Attribute and shape size are inconsistent for Const op!`.
+    A larger `size` is accepted (the extra bytes are ignored).
+    """)
+BAD_CONST = rule("IR016", "const-invalid-attributes", ERROR, """
+    A Const's `element_type`, `shape`, `offset` or `size` attribute is missing or malformed.
+    """)
+
+RULES = (MISSING, LFS_POINTER, UNREADABLE, EMPTY, OUT_OF_BOUNDS, SIZE_MISMATCH, BAD_CONST)

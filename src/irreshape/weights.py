@@ -1,0 +1,158 @@
+"""The ``.bin`` beside an IR: opened lazily, read only where a Const is needed, every read bounds-checked."""
+
+from __future__ import annotations
+
+import errno
+import os
+from typing import Optional
+
+from .ir import Layer
+from .rules.base import Finding
+from .rules import weights as W
+
+# element type → (bytes per element, struct-like signedness); only the integer types a pattern can use
+INT_TYPES: dict[str, tuple[int, bool]] = {
+    "i8": (1, True), "i16": (2, True), "i32": (4, True), "i64": (8, True),
+    "u8": (1, False), "u16": (2, False), "u32": (4, False), "u64": (8, False),
+}
+# every element type string OpenVINO accepts, with its bit width (for the size check)
+BIT_WIDTHS: dict[str, int] = {
+    "f16": 16, "f32": 32, "bf16": 16, "f64": 64, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
+    "u1": 1, "u2": 2, "u3": 3, "u4": 4, "u6": 6, "u8": 8, "u16": 16, "u32": 32, "u64": 64, "boolean": 8,
+    "nf4": 4, "f8e4m3": 8, "f8e5m2": 8, "f4e2m1": 4, "f8e8m0": 8, "string": 0, "undefined": 0, "dynamic": 0,
+}
+_ALIASES = {"fp16": "f16", "fp32": "f32", "fp64": "f64", "bin": "u1", "bool": "boolean", "unspecified": "undefined"}
+LFS_MAGIC = b"version https://git-lfs"
+
+
+def element_type(text: str) -> Optional[str]:
+    """Normalise an ``element_type`` string the way OpenVINO accepts it (``I64`` → ``i64``); None if unknown."""
+    t = text.strip().lower()
+    t = _ALIASES.get(t, t)
+    return t if t in BIT_WIDTHS else None
+
+
+class ConstError(Exception):
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+class Weights:
+    """Lazy access to one ``.bin``. The file is stat-ed on first use and read with seek/read."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._size: Optional[int] = None
+        self._problem: Optional[tuple] = None  # (rule, message) once the file is known to be unusable
+        self._checked = False
+        self._file = None
+
+    def _check(self) -> None:
+        if self._checked:
+            return
+        self._checked = True
+        name = os.path.basename(self.path)
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            self._problem = (W.MISSING, f"{name} does not exist; Const values cannot be read")
+            return
+        except OSError as e:
+            self._problem = (W.UNREADABLE, f"{name} cannot be read: {e.strerror or e}")
+            return
+        self._size = st.st_size
+        try:
+            self._file = open(self.path, "rb")
+            head = self._file.read(len(LFS_MAGIC)) if st.st_size < 1024 else b""
+        except OSError as e:
+            self._problem = (W.UNREADABLE, f"{name} cannot be read: {e.strerror or e}"
+                             + (" (permission denied)" if e.errno == errno.EACCES else ""))
+            return
+        if head == LFS_MAGIC:
+            self._problem = (W.LFS_POINTER, f"{name} is a Git LFS pointer, not the weights; "
+                             "run `git lfs pull` (or check out with LFS enabled)")
+        elif st.st_size == 0:
+            self._problem = (W.EMPTY, f"{name} is empty")
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+    def read(self, layer: Layer, offset: int, size: int) -> bytes:
+        self._check()
+        if self._problem is not None:
+            rule, msg = self._problem
+            raise ConstError(Finding(rule, f"Const {layer.name!r}: {msg}", layer.line, layer.ref))
+        assert self._size is not None and self._file is not None
+        if offset < 0 or size < 0 or offset + size > self._size:
+            raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: offset {offset} + size {size} "
+                                     f"is past the end of the {self._size}-byte .bin", layer.line, layer.ref))
+        self._file.seek(offset)
+        data = self._file.read(size)
+        if len(data) != size:
+            raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: the .bin ended after "
+                                     f"{len(data)} of {size} bytes", layer.line, layer.ref))
+        return data
+
+
+def const_shape(layer: Layer) -> tuple[int, ...]:
+    """The Const's ``shape`` data attribute ("" is a scalar). Raises ConstError if malformed."""
+    text = layer.data.get("shape")
+    if text is None:
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r} has no `shape` data attribute",
+                                 layer.line, layer.ref))
+    text = text.strip()
+    if not text:
+        return ()
+    try:
+        dims = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        dims = (-1,)
+    if any(d < 0 for d in dims):
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: shape {text!r} is not a list of "
+                                 "non-negative integers", layer.line, layer.ref))
+    return dims
+
+
+def read_int_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[int]]:
+    """Element type, shape and the integer values of a Const, read the way OpenVINO reads them.
+
+    Raises ConstError with the finding that explains why the values cannot be had.
+    """
+    d = layer.data
+    et_text = d.get("element_type", "")
+    et = element_type(et_text)
+    if et is None:
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: element_type {et_text!r} is not an "
+                                 "OpenVINO element type", layer.line, layer.ref))
+    shape = const_shape(layer)
+    try:
+        offset = int(d["offset"])
+        size = int(d["size"])
+    except KeyError as e:
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r} is missing the mandatory "
+                                 f"attribute {e.args[0]!r}", layer.line, layer.ref)) from None
+    except ValueError:
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: offset/size are not integers",
+                                 layer.line, layer.ref)) from None
+    if offset < 0 or size < 0 or offset > (1 << 64) - 1 or size > (1 << 64) - 1:
+        raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: offset {offset} / size {size} "
+                                 "out of range", layer.line, layer.ref))
+    count = 1
+    for n in shape:
+        count *= n
+    needed = (count * BIT_WIDTHS[et] + 7) // 8
+    if size < needed:
+        raise ConstError(Finding(W.SIZE_MISMATCH, f"Const {layer.name!r}: size {size} is smaller than the "
+                                 f"{needed} bytes its shape {list(shape)} of {et} needs", layer.line, layer.ref))
+    if et not in INT_TYPES:
+        return et, shape, []
+    if count > 1 << 20:
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: {count} elements is too many for a "
+                                 "shape pattern", layer.line, layer.ref))
+    width, signed = INT_TYPES[et]
+    raw = weights.read(layer, offset, needed)
+    values = [int.from_bytes(raw[i:i + width], "little", signed=signed) for i in range(0, needed, width)]
+    return et, shape, values

@@ -57,6 +57,13 @@ class Dim:
         return cls(n, n, sym) if n != -1 else cls(0, INF, sym)
 
     @classmethod
+    def raw(cls, lo: int, hi: int, sym: object = None) -> "Dim":
+        """No canonicalisation: OpenVINO's ``Interval::set_min_val``/``set_max_val`` can leave ``lo > hi``."""
+        d = cls.__new__(cls)
+        d.lo, d.hi, d.sym = lo, hi, sym
+        return d
+
+    @classmethod
     def dynamic(cls, sym: object = None) -> "Dim":
         return cls(0, INF, sym)
 

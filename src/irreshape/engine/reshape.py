@@ -115,8 +115,8 @@ def _resolve_minus_one(p: _Product) -> Dim:
         lo = -(-lo // out.hi) if out.hi != 0 else lo
     if not (out.lo == 1 and out.hi == 1):
         sym = None
-    d = Dim(lo, hi, sym)
-    return d
+    # set_max_val/set_min_val do not canonicalise: OpenVINO can print an impossible `1..0` here
+    return Dim.raw(lo, hi, sym)
 
 
 def reshape_v1(input_shape: Shape, bounds: Sequence[Bound], special_zero: bool) -> Shape:

@@ -197,7 +197,7 @@ def build() -> list[Example]:
                       "ok_flatten_dynbatch with layer 'flatten' declaring [-1,47] (inferred [?,48])"))
 
     _copy("ok_flatten_static", "bad_wrong_rank",
-          lambda t: _edit_layer(t, "flatten", r"(<output>.*?<dim>48</dim>)", r"\1<dim>1</dim>"))
+          lambda t: _edit_layer(t, "flatten", r"(<output>.*?\n(\s*)<dim>48</dim>)", r"\1\n\2<dim>1</dim>"))
     ex.append(Example("bad_wrong_rank", True,
                       "ok_flatten_static with layer 'flatten' declaring [2,48,1] (inferred [2,48])"))
 
@@ -208,9 +208,9 @@ def build() -> list[Example]:
                       "(inferred [?,?,4,8], ShapeOf pattern)"))
 
     _copy("ok_interval_batch", "bad_wrong_dim_interval",
-          lambda t: _edit_layer(t, "regroup", r"(<output>.*?<dim>)-1(</dim>)", r"\g<1>8\2"))
+          lambda t: _edit_layer(t, "regroup", r"(<output>.*?<dim>)-1(</dim>)", r"\g<1>9\2"))
     ex.append(Example("bad_wrong_dim_interval", True,
-                      "ok_interval_batch with 'regroup' declaring [8,12,2] (inferred [1..8,12,2], must be -1)"))
+                      "ok_interval_batch with 'regroup' declaring [9,12,2] (inferred [1..8,12,2]: 9 is outside 1..8)"))
 
     _copy("ok_flatten_dynbatch", "bad_special_zero_flipped",
           lambda t: _edit_layer(t, "flatten", r'special_zero="true"', 'special_zero="false"'))

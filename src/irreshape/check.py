@@ -5,11 +5,11 @@ from __future__ import annotations
 import os
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Optional
 
 from .ir import DEFAULT_MAX_XML_SIZE, IRModel, NotIR, parse
 from .rules import reshape as R
 from .rules import structure as S
+from .rules import weights as W
 from .rules.base import Finding
 from .rules.reshape import LayerResult
 
@@ -17,6 +17,7 @@ from .rules.reshape import LayerResult
 @dataclass(slots=True)
 class Options:
     max_xml_size: int = DEFAULT_MAX_XML_SIZE
+    debug: bool = False  # let an internal error raise (with its traceback) instead of reporting IR900
 
 
 @dataclass(slots=True)
@@ -24,14 +25,15 @@ class FileResult:
     path: str
     layers: list[LayerResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-    model: Optional[IRModel] = None
+    model: IRModel | None = None
+    internal_error: bool = False  # irreshape itself failed on this file (an IR900 finding): exit 2
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: (f.line or 0, f.code, f.message))
 
 
-def topological_order(model: IRModel) -> list[str]:
-    """Layer ids, producers before consumers; layers on a cycle come last in file order."""
+def _kahn(model: IRModel) -> tuple[list[str], list[str]]:
+    """(layer ids in topological order, the rest: layers on a cycle or fed by one, in file order)."""
     indeg = {lid: 0 for lid in model.layers}
     succ: dict[str, list[str]] = {}
     for e in model.edges:
@@ -47,44 +49,87 @@ def topological_order(model: IRModel) -> list[str]:
             indeg[nxt] -= 1
             if indeg[nxt] == 0:
                 queue.append(nxt)
-    if len(order) < len(indeg):
-        seen = set(order)
-        order.extend(lid for lid in model.layers if lid not in seen)
-    return order
+    seen = set(order)
+    return order, [lid for lid in model.layers if lid not in seen]
 
 
-def check_model(model: IRModel) -> FileResult:
+def topological_order(model: IRModel) -> list[str]:
+    """Layer ids, producers before consumers; layers on a cycle (or fed by one) come last in file order."""
+    order, rest = _kahn(model)
+    return order + rest
+
+
+_UNREAD = (S.XML_SYNTAX, S.UNREADABLE, S.FILE_TOO_LARGE, S.XML_ENTITIES)
+_BIN_PROBLEMS = (W.MISSING, W.LFS_POINTER, W.UNREADABLE, W.EMPTY)
+
+
+def check_model(model: IRModel, options: Options | None = None) -> FileResult:
+    """Check a parsed model. A layer whose check fails internally gets an IR900 finding; the others go on."""
     from .evaluate import Graph
 
     result = FileResult(model.path, model=model)
     result.findings.extend(model.findings)
-    if not model.layers and any(f.rule in (S.XML_SYNTAX, S.UNREADABLE, S.FILE_TOO_LARGE, S.XML_ENTITIES)
-                                for f in model.findings):
-        return result
+    if any(f.rule in _UNREAD for f in model.findings):
+        return result  # what was read before the problem is not the model OpenVINO would load
     result.findings.extend(S.check(model))
+    order, cyclic = _kahn(model)
     graph = Graph(model)
     try:
-        for lid in topological_order(model):
+        for lid in order + cyclic:
             layer = model.layers[lid]
-            if layer.kind in R.KINDS:
+            if layer.kind not in R.KINDS:
+                continue
+            try:
                 verdict, findings = R.check_layer(layer, graph)
-                result.layers.append(verdict)
-                result.findings.extend(findings)
+            except Exception as e:
+                if options is not None and options.debug:
+                    raise
+                result.findings.append(_internal_error(model.path, e, layer))
+                result.internal_error = True
+                continue
+            result.layers.append(verdict)
+            result.findings.extend(findings)
     finally:
         graph.weights.close()
+    if cyclic:
+        reported = {f.layer.id for f in result.findings if f.rule is S.CYCLE and f.layer is not None}
+        reshapes = [model.layers[lid] for lid in cyclic
+                    if model.layers[lid].kind in R.KINDS and model.layers[lid].kind != "staticreshape"]
+        result.findings.extend(S.shape_cycles(model, set(cyclic), [r for r in reshapes if r.id not in reported]))
+    seen: set = set()  # a .bin that cannot be used is one problem, however many Consts need it
+    result.findings = [f for f in result.findings
+                       if f.rule not in _BIN_PROBLEMS or not (f.rule in seen or seen.add(f.rule))]
     result.layers.sort(key=lambda r: (r.layer.line, r.layer.id))
     result.sort()
     return result
 
 
-def check_file(path: str, options: Options | None = None) -> Optional[FileResult]:
-    """Check one IR file. None when the file is XML but not an IR (skipped without a word)."""
+def _internal_error(path: str, exc: Exception, layer=None) -> Finding:
+    from . import __version__
+    from .ir import clip, display_path
+
+    where = f"layer {clip(layer.name)!r} (id {clip(layer.id)}) of " if layer is not None else ""
+    return Finding(S.INTERNAL_ERROR, f"internal error while checking {where}{display_path(path)!r}: {type(exc).__name__}: "
+                   f"{clip(exc, 200)}. This is a bug in irreshape {__version__}: please report it with the "
+                   "file (run with --debug for the traceback)", layer.line if layer is not None else None,
+                   layer.ref if layer is not None else None)
+
+
+def check_file(path: str, options: Options | None = None) -> FileResult | None:
+    """Check one IR file. None when the file is XML but not an IR (skipped without a word).
+
+    Never raises for a bad file, nor for a bug: an unexpected exception becomes an IR900 finding and
+    ``internal_error`` (unless ``options.debug``).
+    """
     options = options or Options()
     try:
-        model = parse(path, options.max_xml_size)
+        return check_model(parse(path, options.max_xml_size), options)
     except NotIR:
         return None
-    return check_model(model)
+    except Exception as e:
+        if options.debug:
+            raise
+        return FileResult(path, findings=[_internal_error(path, e)], internal_error=True)
 
 
 def iter_paths(paths: list[str]) -> list[str]:

@@ -1,15 +1,24 @@
-"""The command line: builds options, calls the checker and a reporter, maps results to 0/1/2."""
+"""The command line: options → settings → lint run → reporter → exit status (0 clean, 1 errors, 2 usage
+or internal error). No logic of its own beyond choosing defaults that depend on the terminal."""
 
 from __future__ import annotations
 
 import os
 import sys
+from typing import Optional, TextIO
 
 import click
 
 from . import __version__
+from .report import REPORTERS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class Failure(click.ClickException):
+    """A configuration, baseline or input problem: message on stderr, exit status 2."""
+
+    exit_code = EXIT_USAGE
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -18,38 +27,157 @@ def main() -> None:
     """Lint OpenVINO IR files: recompute every Reshape's output dims and report the layers whose XML lies."""
 
 
-def _size(text: str) -> int:
-    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
-    t = text.strip().lower().rstrip("b")
-    if t and t[-1] in units:
-        return int(float(t[:-1]) * units[t[-1]])
-    return int(t)
+def _codes(ctx, param, value: tuple[str, ...]) -> Optional[list[str]]:
+    """Repeatable, comma-separated selector lists → one list (None when the option was not given)."""
+    if not value:
+        return None
+    return [c.strip() for v in value for c in v.split(",") if c.strip()]
+
+
+def _use_color(choice: str, stream: TextIO) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return stream.isatty()
+
+
+def _default_format(stream: TextIO) -> str:
+    if stream.isatty():
+        return "full"
+    return "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "concise"
 
 
 @main.command()
-@click.argument("paths", nargs=-1, type=click.Path(exists=True), required=True)
-@click.option("--output-format", "--format", "fmt", type=click.Choice(["full", "concise", "json"]),
-              default=None, help="Report format (default: full on a terminal, concise otherwise).")
-@click.option("--max-xml-size", default="1GB", show_default=True, help="Larger XML files are reported, not read.")
-@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--select", multiple=True, callback=_codes, metavar="CODES",
+              help="Report only these rules (codes, prefixes like IR1, names; comma-separated).")
+@click.option("--extend-select", multiple=True, callback=_codes, metavar="CODES", help="Report these rules too.")
+@click.option("--ignore", multiple=True, callback=_codes, metavar="CODES", help="Do not report these rules.")
+@click.option("--output-format", "--format", "fmt", type=click.Choice(sorted(REPORTERS)), default=None,
+              help="Report format (default: full on a terminal, github in GitHub Actions, else concise).")
+@click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of stdout.")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when errors are found (2 still means a failure).")
 @click.option("-q", "--quiet", is_flag=True, help="Print findings only, no summary.")
-def check(paths: tuple[str, ...], fmt: str | None, max_xml_size: str, color: str, quiet: bool) -> None:
-    """Check IR .xml files, and directories of them."""
-    from .check import Options, check_file, iter_paths
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the output (auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured).")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="Use this configuration file instead of looking for one.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--force-exclude", is_flag=True, help="Apply `exclude` to paths named on the command line too.")
+@click.option("--max-xml-size", default=None, metavar="SIZE", help="Larger XML files are reported, not read [1GB].")
+@click.option("--baseline", type=click.Path(dir_okay=False), help="Do not report the findings recorded in this file.")
+@click.option("--write-baseline", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Record the current findings in FILE (for --baseline) and exit.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
+@click.option("--fix", is_flag=True, help="Rewrite the lying <dim>s of mismatched layers (the .bin is never touched).")
+@click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; change nothing.")
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, output, statistics, exit_zero, quiet,
+          color, config_file, isolated, force_exclude, max_xml_size, baseline, write_baseline, jobs, fix, diff,
+          debug) -> None:
+    """Check IR .xml files, and directories of them (default: the working directory).
+
+    A `foo.bin` argument stands for `foo.xml`.
+    """
+    from . import lint
+    from .baseline import BaselineError
+    from .config import ConfigError, build
+    from .select import SelectorError
+
+    cli = {"select": select, "extend-select": extend_select, "ignore": ignore, "output-format": fmt,
+           "max-xml-size": max_xml_size, "baseline": baseline, "force-exclude": force_exclude,
+           "jobs": jobs or lint.default_jobs(), "debug": debug}
+    if fix and diff:
+        raise click.UsageError("--fix and --diff exclude each other")
+    try:
+        settings = build(cli, config_file, isolated)
+        settings.fix = "fix" if fix else ("diff" if diff else None)
+        outcome = lint.run(list(paths) or ["."], settings, apply_baseline=not write_baseline)
+    except (ConfigError, BaselineError, SelectorError) as e:
+        raise Failure(str(e)) from None
+    if write_baseline:
+        n = lint.write_baseline(outcome, write_baseline)
+        click.echo(f"Wrote {n} finding{'s' * (n != 1)} to {write_baseline}.", err=True)
+        sys.exit(EXIT_USAGE if outcome.internal_errors else EXIT_OK)
+    if diff:
+        for f in outcome.fixes:
+            click.echo(f.diff_text, nl=False)
+        _fix_notes(outcome, "Would fix")
+        sys.exit(outcome.exit_code(diff=True))
+    _report(outcome, settings.output_format, output, statistics, color, quiet)
+    if fix:
+        _fix_notes(outcome, "Fixed")
+    sys.exit(outcome.exit_code(exit_zero))
+
+
+def _fix_notes(outcome, verb: str) -> None:
+    """What --fix did (or --diff would do), and what it left alone, on stderr."""
+    for f in outcome.fixes:
+        if f.error:
+            click.echo(f"{f.path}: not fixed: {f.error}", err=True)
+        for r in f.refused:
+            click.echo(f"{f.path}: layer {r.layer.name!r} (id {r.layer.id}) not fixed: {r.reason}", err=True)
+    n, files = outcome.fixed_layers, sum(1 for f in outcome.fixes if f.changed)
+    click.echo(f"{verb} {n} layer{'s' * (n != 1)} in {files} file{'s' * (files != 1)}.", err=True)
+
+
+def _report(outcome, fmt: Optional[str], output: Optional[str], statistics: bool, color: str, quiet: bool) -> None:
+    from contextlib import nullcontext
+
     from .report import Context, get
+    from .report.stats import statistics as print_statistics
+
+    with open(output, "w", encoding="utf-8") if output else nullcontext(sys.stdout) as out:
+        fmt = fmt or _default_format(out)
+        if statistics:
+            print_statistics(outcome.results, out, as_json=fmt == "json")
+            return
+        ctx = Context(color=_use_color(color, out), quiet=quiet, root=outcome.root, baselined=outcome.baselined)
+        get(fmt)(outcome.results, out, ctx)
+
+
+@main.command()
+@click.argument("rule_id", required=False, metavar="CODE|NAME")
+@click.option("--all", "all_rules", is_flag=True, help="List every rule.")
+@click.option("--output-format", "--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def rule(rule_id: Optional[str], all_rules: bool, fmt: str) -> None:
+    """Show a rule's documentation, or list every rule with --all."""
+    import json
+
+    from .rules import ALL, get
+
+    if all_rules == bool(rule_id):
+        raise click.UsageError("give a rule code or name, or --all")
+    rules = ALL if all_rules else [get(rule_id or "")]
+    if rules[0] is None:
+        raise Failure(f"no rule {rule_id!r} (see `irreshape rule --all`)")
+    if fmt == "json":
+        docs = [{"code": r.code, "name": r.name, "severity": r.severity, "summary": r.summary,
+                 "documentation": r.documentation} for r in rules]
+        click.echo(json.dumps(docs if all_rules else docs[0], indent=2))
+    elif all_rules:
+        width = max(len(r.name) for r in rules)
+        for r in rules:
+            click.echo(f"{r.code}  {r.name:<{width}}  {r.severity:<7}  {r.summary}")
+    else:
+        r = rules[0]
+        click.echo(f"{r.code} {r.name} (default severity: {r.severity})\n\n{r.documentation}")
+
+
+@main.command()
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.argument("layer")
+def explain(file: str, layer: str) -> None:
+    """Show how the expected dims of one Reshape layer (by name or id) are derived, step by step."""
+    from .explain import ExplainError, explain as run
 
     try:
-        options = Options(max_xml_size=_size(max_xml_size))
-    except ValueError:
-        raise click.BadParameter(f"{max_xml_size!r} is not a size", param_hint="--max-xml-size") from None
-    results = []
-    for path in iter_paths(list(paths)):
-        r = check_file(path, options)
-        if r is not None:
-            results.append(r)
-    tty = sys.stdout.isatty()
-    use_color = color == "always" or (color == "auto" and tty and not os.environ.get("NO_COLOR"))
-    reporter = get(fmt or ("full" if tty else "concise"))
-    reporter(results, sys.stdout, Context(color=use_color, quiet=quiet))
-    errors = sum(f.severity == "error" for r in results for f in r.findings)
-    sys.exit(EXIT_FINDINGS if errors else EXIT_OK)
+        click.echo("\n".join(run(file, layer)))
+    except ExplainError as e:
+        raise Failure(str(e)) from None

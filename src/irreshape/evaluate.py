@@ -2,22 +2,31 @@
 
 ``Graph.shape`` gives the dims of an output port: a Parameter's ``shape`` attribute (it keeps
 intervals), the result the checker computed for a Reshape-family layer, else the declared
-``<dim>``s. Every dynamic dim carries a symbol naming its tensor and axis, so a ``ShapeOf`` of the
-tensor being reshaped cancels against it.
+``<dim>``s, whose dynamic (``-1``) dims are re-inferred through common ops (elementwise, MatMul,
+Transpose, Convolution, Split) the way OpenVINO re-infers them on reading. Dims carry no symbols: OpenVINO's ``read_model`` attaches none (measured on
+openvino 2026.4.1: no dim and no value of a read IR has a symbol), so a ``ShapeOf`` of the tensor
+being reshaped does not cancel against it, exactly as in OpenVINO.
 
-``Graph.value`` gives the value bounds of a 1-D integer tensor that feeds a Reshape's shape input.
+``Graph.value`` gives the value bounds of the integer tensor that feeds a Reshape's shape input,
+evaluating its subgraph (ShapeOf, Gather, Concat, arithmetic, ...) the way OpenVINO's bound
+propagation does (:mod:`irreshape.engine.values`). Evaluation is iterative (no recursion), bounded
+in depth, memoised per output port, and detects cycles.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Optional, Union
 
-from .dims import Dim, Shape, parse_shape
+from .dims import INF, Dim, Shape, parse_shape
+from .engine import values as V
 from .engine.reshape import Bound, pattern_from_values
 from .ir import IRModel, Layer, Port
 from .rules.base import Finding
+from .rules.reshape import INVALID_PATTERN
 from .weights import ConstError, Weights, read_int_const
+
+MAX_DEPTH = 256  # layers on one path of a shape subgraph
 
 
 @dataclass(slots=True)
@@ -25,8 +34,8 @@ class Unknown:
     """Why a value could not be evaluated; ``finding`` when that reason is itself a problem."""
 
     reason: str
-    layer: Optional[Layer] = None
-    finding: Optional[Finding] = None
+    layer: Layer | None = None
+    finding: Finding | None = None
 
 
 @dataclass(slots=True)
@@ -39,37 +48,71 @@ class Value:
     origin: str
 
 
-Evaluated = Union[Value, Unknown]
+Evaluated = Value | Unknown
+
+
+@dataclass(slots=True)
+class _NoBounds:
+    """OpenVINO's bound evaluation fails at ``layer``: a Reshape fed from here gets every dim ``?``."""
+
+    reason: str
+    layer: Layer
+
+
+_Result = V.Tensor | _NoBounds | Unknown
+
+
+def _describe(layer: Layer) -> str:
+    return f"{layer.type} {layer.name!r} (id {layer.id})"
 
 
 class Graph:
-    def __init__(self, model: IRModel, weights: Optional[Weights] = None) -> None:
+    def __init__(self, model: IRModel, weights: Weights | None = None) -> None:
         self.model = model
         self.weights = weights if weights is not None else Weights(model.bin_path)
         self._shapes: dict[tuple[str, str], Shape] = {}
         self._computed: dict[tuple[str, str], Shape] = {}
+        self._results: dict[tuple[str, str], _Result] = {}
         self._values: dict[tuple[str, str], Evaluated] = {}
 
     # -- shapes ----------------------------------------------------------------------------------
     def set_shape(self, layer_id: str, port_id: str, shape: Shape) -> None:
         """Record the shape the checker computed for an output port; it replaces the declared dims."""
         key = (layer_id, port_id)
-        self._shapes[key] = self._computed[key] = self._symbolise(key, shape)
+        self._shapes[key] = self._computed[key] = shape
 
     def computed(self, layer_id: str, port_id: str) -> Shape:
         return self._computed.get((layer_id, port_id))
 
     def shape(self, layer: Layer, port: Port) -> Shape:
+        """The dims of an output port: declared, with dynamic dims re-inferred where irreshape can."""
         key = (layer.id, port.id)
         if key not in self._shapes:
-            self._shapes[key] = self._symbolise(key, self._declared_shape(layer, port))
+            self._walk(self._shapes, (layer, port), self._shape_sources, self._infer_shape,
+                       lambda lay, out, why: self._declared_shape(lay, out))
         return self._shapes[key]
 
-    @staticmethod
-    def _symbolise(key: tuple[str, str], shape: Shape) -> Shape:
-        if shape is None:
-            return None
-        return [d if d.is_static or d.sym is not None else Dim(d.lo, d.hi, (key, i)) for i, d in enumerate(shape)]
+    def _shape_sources(self, layer: Layer) -> list[tuple[Layer, Port] | None]:
+        if layer.kind not in _SHAPE_OPS:
+            return []
+        return [self.model.producer(layer.id, p.id) for p in layer.inputs[:_SHAPE_OPS[layer.kind]]]
+
+    def _infer_shape(self, layer: Layer, port: Port) -> Shape:
+        declared = self._declared_shape(layer, port)
+        if layer.kind not in _SHAPE_OPS or declared is None or all(d.is_static for d in declared):
+            return declared
+        ins: list[Shape] = []
+        for src in self._shape_sources(layer):
+            if src is None:
+                return declared
+            ins.append(self._shapes[(src[0].id, src[1].id)])
+        try:
+            inferred = _infer(self, layer, port, ins)
+        except (V.NoBounds, V.Unsupported, IndexError, ValueError, KeyError):
+            inferred = None
+        if inferred is None or len(inferred) != len(declared):
+            return declared
+        return [d if d.is_static else i for d, i in zip(declared, inferred)]
 
     def _declared_shape(self, layer: Layer, port: Port) -> Shape:
         if layer.kind == "parameter" and "shape" in layer.data:
@@ -90,7 +133,7 @@ class Graph:
             return self.shape(*src)
         if port.dims is None:
             return None
-        return self._symbolise((layer.id, port.id), [Dim.of(v) for v in port.dims])
+        return [Dim.of(v) for v in port.dims]
 
     # -- values ----------------------------------------------------------------------------------
     def input_value(self, layer: Layer, port: Port) -> Evaluated:
@@ -100,24 +143,240 @@ class Graph:
         return self.value(*src)
 
     def value(self, layer: Layer, port: Port) -> Evaluated:
+        """The value bounds of an output port, as a Reshape pattern would read them."""
         key = (layer.id, port.id)
         v = self._values.get(key)
         if v is None:
-            v = self._values[key] = self._evaluate(layer, port)
+            v = self._values[key] = self._to_value(layer, port, self._result(layer, port))
         return v
 
-    def _evaluate(self, layer: Layer, port: Port) -> Evaluated:
-        if layer.type == "Const":
-            return self._const(layer)
-        return Unknown(f"the shape comes from a {layer.type} layer, which irreshape does not evaluate", layer)
+    def _to_value(self, layer: Layer, port: Port, r: _Result) -> Evaluated:
+        if isinstance(r, Unknown):
+            return r
+        if isinstance(r, _NoBounds):
+            # OpenVINO then gives the Reshape no pattern at all: every output dim is `?`.
+            if port.dims is None or len(port.dims) != 1 or port.dims[0] < 0:
+                return Unknown(f"{r.reason}, and the length of the shape tensor is not declared", r.layer)
+            return Value([Bound(0, INF)] * port.dims[0], "i64", tuple(port.dims),
+                         f"{_describe(layer)}: OpenVINO cannot bound it ({r.reason}), so every element is ?")
+        lo = pattern_from_values(r.lo, r.et)
+        hi = pattern_from_values(r.hi, r.et)
+        bounds = [Bound(a.lo, b.hi) for a, b in zip(lo, hi)]
+        if layer.kind == "const":
+            d = layer.data
+            origin = f"{_describe(layer)}: {r.et} at offset {d.get('offset')}, {d.get('size')} bytes"
+        else:
+            origin = f"{_describe(layer)}, evaluated from its shape subgraph"
+        return Value(bounds, r.et, r.shape, origin)
 
-    def _const(self, layer: Layer) -> Evaluated:
+    def _result(self, layer: Layer, port: Port) -> _Result:
+        key = (layer.id, port.id)
+        if key not in self._results:
+            self._walk(self._results, (layer, port), self._sources, self._evaluate,
+                       lambda lay, out, why: Unknown(why, lay))
+        return self._results[key]
+
+    @staticmethod
+    def _walk(memo: dict, root: tuple[Layer, Port], sources: Callable[[Layer], list],
+              compute: Callable[[Layer, Port], object], fail: Callable[[Layer, Port, str], object]) -> None:
+        """Fill ``memo`` for ``root`` and every port it depends on, depth first, without recursion.
+
+        A cycle or a path deeper than MAX_DEPTH gives the port ``fail(layer, port, reason)``.
+        """
+        stack = [root]
+        on_path = {(root[0].id, root[1].id)}
+        while stack:
+            lay, out = stack[-1]
+            key = (lay.id, out.id)
+            if key in memo:
+                stack.pop()
+                on_path.discard(key)
+                continue
+            pending = next((src for src in sources(lay)
+                            if src is not None and (src[0].id, src[1].id) not in memo), None)
+            if pending is None:
+                memo[key] = compute(lay, out)
+            elif (pending[0].id, pending[1].id) in on_path:
+                memo[key] = fail(lay, out, f"the shape subgraph has a cycle through {_describe(pending[0])}")
+            elif len(stack) >= MAX_DEPTH:
+                memo[key] = fail(lay, out, f"the shape subgraph is deeper than {MAX_DEPTH} layers at {_describe(lay)}")
+            else:
+                stack.append(pending)
+                on_path.add((pending[0].id, pending[1].id))
+
+    def _sources(self, layer: Layer) -> list[tuple[Layer, Port] | None]:
+        """Producers whose values ``layer`` needs (a ShapeOf needs only its input's shape)."""
+        if layer.kind in ("shapeof", "const", "parameter"):
+            return []
+        return [self.model.producer(layer.id, p.id) for p in layer.inputs]
+
+    def _evaluate(self, layer: Layer, port: Port) -> _Result:
+        kind = layer.kind
+        if kind == "const":
+            return self._const(layer)
+        if kind == "parameter":
+            return Unknown(f"the shape comes from Parameter {layer.name!r} (id {layer.id}), a run-time input", layer)
+        op = _OPS.get(kind)
+        if op is None:
+            return Unknown(f"the shape subgraph contains {_describe(layer)}, which irreshape does not evaluate", layer)
+        if len(layer.outputs) != 1:
+            return Unknown(f"{_describe(layer)} has {len(layer.outputs)} outputs", layer)
+        inputs: list[V.Tensor] = []
+        for p, src in zip(layer.inputs, self._sources(layer)):
+            if src is None:
+                return Unknown(f"input port {p.id} of {_describe(layer)} has no incoming edge", layer)
+            r = self._results[(src[0].id, src[1].id)]
+            if not isinstance(r, V.Tensor):
+                return r  # OpenVINO stops at the first failure, in the order of the inputs
+            inputs.append(r)
+        try:
+            out = op(self, layer, inputs)
+            if inputs and all(t.is_const for t in inputs):
+                # `evaluate_both_bounds`: with constant inputs, the lower result serves as both bounds
+                out = out.with_bounds(out.lo, out.lo)
+            return out
+        except V.NoBounds as e:
+            return _NoBounds(f"{_describe(layer)}: {e}", layer)
+        except V.Unsupported as e:
+            return Unknown(f"{_describe(layer)} in the shape subgraph: {e}", layer)
+        except V.Rejected as e:
+            msg = f"{_describe(layer)} in the shape subgraph: OpenVINO fails evaluating it ({e}) and cannot read the model"
+            return Unknown(msg, layer, Finding(INVALID_PATTERN, msg, layer.line, layer.ref))
+        except (IndexError, ValueError) as e:
+            return Unknown(f"{_describe(layer)} in the shape subgraph has unexpected inputs or attributes ({e})",
+                           layer)
+
+    def _const(self, layer: Layer) -> _Result:
         try:
             et, shape, values = read_int_const(layer, self.weights)
         except ConstError as e:
             return Unknown(e.finding.message, layer, e.finding)
-        if et not in ("i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"):
+        if et not in V.INT_RANGES:
             return Unknown(f"Const {layer.name!r} holds {et}, not an integer type", layer)
-        d = layer.data
-        origin = f"Const {layer.name!r} (id {layer.id}): {et} at offset {d.get('offset')}, {d.get('size')} bytes"
-        return Value(pattern_from_values(values, et), et, shape, origin)
+        return V.const(et, shape, values)
+
+    def _shape_of(self, layer: Layer, _: list[V.Tensor]) -> V.Tensor:
+        if not layer.inputs:
+            raise V.Unsupported("no input port")
+        shape = self.input_shape(layer, layer.inputs[0])
+        et = "i64" if layer.version.lower() in ("opset1", "") else _et(layer.data.get("output_type", "i64"))
+        return V.shape_of(None if shape is None else [(d.lo, d.hi) for d in shape], et)
+
+
+# -- per-op adapters: IR attributes → engine.values ---------------------------------------------------
+def _et(text: str) -> str:
+    from .weights import element_type
+
+    return element_type(text) or text
+
+
+def _flag(layer: Layer, name: str, default: bool) -> bool:
+    t = layer.data.get(name)
+    return default if t is None else t.strip().lower() in ("true", "1")
+
+
+def _mask(layer: Layer, name: str) -> list[int]:
+    t = layer.data.get(name, "").strip()
+    return [int(v) for v in t.split(",")] if t else []
+
+
+def _gather(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+    return V.gather(x[0], x[1], x[2], int(layer.data.get("batch_dims", "0")))
+
+
+def _squeeze(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+    return V.squeeze(x[0], x[1] if len(x) > 1 else None)
+
+
+def _strided_slice(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+    return V.strided_slice(x[0], x[1], x[2], x[3] if len(x) > 3 else None,
+                           *(_mask(layer, m) for m in ("begin_mask", "end_mask", "new_axis_mask",
+                                                       "shrink_axis_mask", "ellipsis_mask")))
+
+
+def _broadcast(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+    return V.broadcast(x[0], x[1], layer.data.get("mode", "numpy"), x[2] if len(x) > 2 else None)
+
+
+def _range(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+    return V.constant_only("range", x, {"output_type": _et(layer.data["output_type"])
+                                        if "output_type" in layer.data else None})
+
+
+def _arith(kind: str) -> Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]:
+    def op(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+        return V.arithmetic(kind, x[0], x[1])
+    return op
+
+
+_OPS: dict[str, Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]] = {
+    "shapeof": Graph._shape_of,
+    "gather": _gather,
+    "concat": lambda g, layer, x: V.concat(x, int(layer.data.get("axis", "0"))),
+    "unsqueeze": lambda g, layer, x: V.unsqueeze(x[0], x[1]),
+    "squeeze": _squeeze,
+    "convert": lambda g, layer, x: V.convert(x[0], _et(layer.data.get("destination_type", ""))),
+    "add": _arith("add"),
+    "subtract": _arith("subtract"),
+    "multiply": _arith("multiply"),
+    "maximum": _arith("maximum"),
+    "minimum": _arith("minimum"),
+    "divide": lambda g, layer, x: V.divide(x[0], x[1], _flag(layer, "m_pythondiv", True)),
+    "floor": lambda g, layer, x: V.constant_only("floor", x),
+    "reduceprod": lambda g, layer, x: V.reduce_prod(x[0], x[1], _flag(layer, "keep_dims", False)),
+    "reducesum": lambda g, layer, x: V.constant_only("reducesum", x, {"keep_dims": _flag(layer, "keep_dims", False)}),
+    "slice": lambda g, layer, x: V.slice_(*x[:4], x[4] if len(x) > 4 else None),
+    "stridedslice": _strided_slice,
+    "range": _range,
+    "broadcast": _broadcast,
+    "reshape": lambda g, layer, x: V.reshape(x[0], x[1], _flag(layer, "special_zero", False)),
+}
+
+
+# -- shape inference of data tensors (to recover the intervals OpenVINO writes as -1) -----------------
+_UNARY = ("convert", "mvn", "gelu", "relu", "sigmoid", "tanh", "swish", "hswish", "hsigmoid", "mish", "elu",
+          "erf", "exp", "log", "sqrt", "abs", "negative", "floor", "ceiling", "clamp", "softmax", "logsoftmax",
+          "softplus", "sin", "cos", "normalizel2")
+_BINARY = ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "squareddifference", "floormod",
+           "mod", "equal", "notequal", "less", "lessequal", "greater", "greaterequal", "logicaland", "logicalor",
+           "logicalxor")
+# op type -> how many leading inputs' shapes it needs
+_SHAPE_OPS: dict[str, int] = {**{k: 1 for k in _UNARY}, **{k: 2 for k in _BINARY}, "select": 3,
+                              "transpose": 1, "matmul": 2, "convolution": 1, "split": 1, "variadicsplit": 1}
+
+
+def _ints_attr(layer: Layer, name: str) -> list[int]:
+    return [int(v) for v in layer.data[name].split(",")]
+
+
+def _infer(g: Graph, layer: Layer, port: Port, ins: list[Shape]) -> Shape:
+    kind = layer.kind
+    if kind in _UNARY:
+        return ins[0]
+    if kind in ("split", "variadicsplit"):  # the split axis keeps its declared length
+        axis = g.input_value(layer, layer.inputs[1])
+        if ins[0] is None or isinstance(axis, Unknown) or len(axis.bounds) != 1 or axis.bounds[0].lo != axis.bounds[0].hi:
+            return None
+        a = axis.bounds[0].lo + (len(ins[0]) if axis.bounds[0].lo < 0 else 0)
+        return [Dim.dynamic() if i == a else d for i, d in enumerate(ins[0])]
+    if kind in _BINARY or kind == "select":
+        if layer.data.get("auto_broadcast", "numpy").lower() != "numpy":
+            return None
+        return V.numpy_broadcast(ins)
+    if kind == "transpose":
+        order = g.input_value(layer, layer.inputs[1])
+        if isinstance(order, Unknown) or any(b.lo != b.hi for b in order.bounds):
+            return None
+        return V.transpose_shape(ins[0], [b.lo for b in order.bounds])
+    if kind == "matmul":
+        return V.matmul_shape(ins[0], ins[1], _flag(layer, "transpose_a", False), _flag(layer, "transpose_b", False))
+    if kind == "convolution":
+        if layer.data.get("auto_pad", "explicit").lower() not in ("explicit", "notset", ""):
+            return None
+        kernel = layer.inputs[1].dims
+        if kernel is None or any(k < 0 for k in kernel):
+            return None
+        return V.conv_shape(ins[0], kernel[2:], Dim.of(kernel[0]), _ints_attr(layer, "strides"),
+                            _ints_attr(layer, "pads_begin"), _ints_attr(layer, "pads_end"),
+                            _ints_attr(layer, "dilations"))
+    return None

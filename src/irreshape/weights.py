@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import errno
 import os
-from typing import Optional
+import re
 
-from .ir import Layer
-from .rules.base import Finding
+from .ir import Layer, clip, display_path, open_regular
 from .rules import weights as W
+from .rules.base import Finding
 
 # element type → (bytes per element, struct-like signedness); only the integer types a pattern can use
 INT_TYPES: dict[str, tuple[int, bool]] = {
@@ -23,9 +22,11 @@ BIT_WIDTHS: dict[str, int] = {
 }
 _ALIASES = {"fp16": "f16", "fp32": "f32", "fp64": "f64", "bin": "u1", "bool": "boolean", "unspecified": "undefined"}
 LFS_MAGIC = b"version https://git-lfs"
+UINT64_MAX = (1 << 64) - 1
+_UINT = re.compile(r"[0-9]+")
 
 
-def element_type(text: str) -> Optional[str]:
+def element_type(text: str) -> str | None:
     """Normalise an ``element_type`` string the way OpenVINO accepts it (``I64`` → ``i64``); None if unknown."""
     t = text.strip().lower()
     t = _ALIASES.get(t, t)
@@ -43,8 +44,8 @@ class Weights:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self._size: Optional[int] = None
-        self._problem: Optional[tuple] = None  # (rule, message) once the file is known to be unusable
+        self._size: int | None = None
+        self._problem: tuple | None = None  # (rule, message) once the file is known to be unusable
         self._checked = False
         self._file = None
 
@@ -52,27 +53,21 @@ class Weights:
         if self._checked:
             return
         self._checked = True
-        name = os.path.basename(self.path)
+        name = display_path(os.path.basename(self.path))
         try:
-            st = os.stat(self.path)
+            self._file = open_regular(self.path)
+            self._size = os.fstat(self._file.fileno()).st_size
+            head = self._file.read(len(LFS_MAGIC)) if self._size < 1024 else b""
         except FileNotFoundError:
             self._problem = (W.MISSING, f"{name} does not exist; Const values cannot be read")
             return
         except OSError as e:
             self._problem = (W.UNREADABLE, f"{name} cannot be read: {e.strerror or e}")
             return
-        self._size = st.st_size
-        try:
-            self._file = open(self.path, "rb")
-            head = self._file.read(len(LFS_MAGIC)) if st.st_size < 1024 else b""
-        except OSError as e:
-            self._problem = (W.UNREADABLE, f"{name} cannot be read: {e.strerror or e}"
-                             + (" (permission denied)" if e.errno == errno.EACCES else ""))
-            return
         if head == LFS_MAGIC:
-            self._problem = (W.LFS_POINTER, f"{name} is a Git LFS pointer, not the weights; "
-                             "run `git lfs pull` (or check out with LFS enabled)")
-        elif st.st_size == 0:
+            self._problem = (W.LFS_POINTER, (f"{name} is a Git LFS pointer, not the weights; "
+                                             "run `git lfs pull` (or check out with LFS enabled)"))
+        elif self._size == 0:
             self._problem = (W.EMPTY, f"{name} is empty")
 
     def close(self) -> None:
@@ -80,20 +75,25 @@ class Weights:
             self._file.close()
             self._file = None
 
-    def read(self, layer: Layer, offset: int, size: int) -> bytes:
+    def read(self, layer: Layer, offset: int, size: int, length: int | None = None) -> bytes:
+        """``length`` bytes (default ``size``) at ``offset``, once ``offset + size`` is known to lie in the file."""
         self._check()
         if self._problem is not None:
             rule, msg = self._problem
             raise ConstError(Finding(rule, f"Const {layer.name!r}: {msg}", layer.line, layer.ref))
         assert self._size is not None and self._file is not None
-        if offset < 0 or size < 0 or offset + size > self._size:
-            raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: offset {offset} + size {size} "
-                                     f"is past the end of the {self._size}-byte .bin", layer.line, layer.ref))
+        end = offset + size
+        if end > self._size:
+            where = (f"offset {offset} is past the end of the {self._size}-byte .bin" if offset >= self._size else
+                     f"offset {offset} + size {size} = {end} is past the end of the {self._size}-byte .bin "
+                     "(is the .bin truncated, or from another export?)")
+            raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: {where}", layer.line, layer.ref))
+        length = size if length is None else length
         self._file.seek(offset)
-        data = self._file.read(size)
-        if len(data) != size:
+        data = self._file.read(length)
+        if len(data) != length:
             raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: the .bin ended after "
-                                     f"{len(data)} of {size} bytes", layer.line, layer.ref))
+                                     f"{len(data)} of {length} bytes", layer.line, layer.ref))
         return data
 
 
@@ -106,14 +106,24 @@ def const_shape(layer: Layer) -> tuple[int, ...]:
     text = text.strip()
     if not text:
         return ()
-    try:
-        dims = tuple(int(t) for t in text.split(","))
-    except ValueError:
-        dims = (-1,)
-    if any(d < 0 for d in dims):
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: shape {text!r} is not a list of "
+    parts = [t.strip() for t in text.split(",")]
+    dims = tuple(int(t) if _UINT.fullmatch(t) and len(t) <= 40 else -1 for t in parts)
+    if any(d < 0 or d > UINT64_MAX for d in dims):
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: shape {clip(text)!r} is not a list of "
                                  "non-negative integers", layer.line, layer.ref))
     return dims
+
+
+def _count(shape: tuple[int, ...]) -> int:
+    """Elements in ``shape``; stops growing past uint64 (no size can match it), so huge shapes stay cheap."""
+    if 0 in shape:
+        return 0
+    count = 1
+    for n in shape:
+        count *= n
+        if count > UINT64_MAX:
+            break
+    return count
 
 
 def read_int_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[int]]:
@@ -125,7 +135,7 @@ def read_int_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...]
     et_text = d.get("element_type", "")
     et = element_type(et_text)
     if et is None:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: element_type {et_text!r} is not an "
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: element_type {clip(et_text)!r} is not an "
                                  "OpenVINO element type", layer.line, layer.ref))
     shape = const_shape(layer)
     try:
@@ -137,22 +147,23 @@ def read_int_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...]
     except ValueError:
         raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: offset/size are not integers",
                                  layer.line, layer.ref)) from None
-    if offset < 0 or size < 0 or offset > (1 << 64) - 1 or size > (1 << 64) - 1:
-        raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: offset {offset} / size {size} "
-                                 "out of range", layer.line, layer.ref))
-    count = 1
-    for n in shape:
-        count *= n
+    if offset < 0 or size < 0:
+        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: offset {offset} / size {size} "
+                                 "must not be negative", layer.line, layer.ref))
+    if offset + size > UINT64_MAX:
+        raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: offset {offset} + size {size} "
+                                 "overflows uint64", layer.line, layer.ref))
+    count = _count(shape)
     needed = (count * BIT_WIDTHS[et] + 7) // 8
     if size < needed:
         raise ConstError(Finding(W.SIZE_MISMATCH, f"Const {layer.name!r}: size {size} is smaller than the "
-                                 f"{needed} bytes its shape {list(shape)} of {et} needs", layer.line, layer.ref))
+                                 f"{needed} bytes its shape {clip(list(shape))} of {et} needs", layer.line, layer.ref))
     if et not in INT_TYPES:
         return et, shape, []
     if count > 1 << 20:
         raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: {count} elements is too many for a "
                                  "shape pattern", layer.line, layer.ref))
     width, signed = INT_TYPES[et]
-    raw = weights.read(layer, offset, needed)
+    raw = weights.read(layer, offset, size, needed)
     values = [int.from_bytes(raw[i:i + width], "little", signed=signed) for i in range(0, needed, width)]
     return et, shape, values

@@ -17,13 +17,18 @@ REPORTERS: dict[str, str] = {
     "full": "irreshape.report.text:full",
     "concise": "irreshape.report.text:concise",
     "json": "irreshape.report.machine:json_report",
+    "json-lines": "irreshape.report.machine:json_lines",
+    "github": "irreshape.report.github:github",
+    "sarif": "irreshape.report.sarif:sarif",
 }
 
 
 @dataclass(slots=True)
 class Context:
     color: bool = False
-    quiet: bool = False
+    quiet: bool = False  # findings only: no summary
+    root: str = "."  # the repository root, for repository-relative paths (github, sarif)
+    baselined: int = 0  # findings left out because the baseline holds them
 
 
 Reporter = Callable[[list[FileResult], TextIO, Context], None]

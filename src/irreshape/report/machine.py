@@ -6,12 +6,13 @@ import json
 from typing import TextIO
 
 from ..check import FileResult
+from ..ir import display_path
 from . import Context, summary
 
 
 def file_json(r: FileResult) -> dict:
     return {
-        "path": r.path,
+        "path": display_path(r.path),
         "layers": [layer.to_json() for layer in r.layers],
         "findings": [f.to_json() for f in r.findings],
     }
@@ -24,3 +25,10 @@ def document(results: list[FileResult]) -> dict:
 def json_report(results: list[FileResult], out: TextIO, ctx: Context) -> None:
     json.dump(document(results), out, indent=2, ensure_ascii=False)
     out.write("\n")
+
+
+def json_lines(results: list[FileResult], out: TextIO, ctx: Context) -> None:
+    """One JSON object per finding: the finding of the JSON document, with its file's path first."""
+    for r in results:
+        for f in r.findings:
+            out.write(json.dumps({"path": display_path(r.path), **f.to_json()}, ensure_ascii=False) + "\n")

@@ -1,42 +1,184 @@
-"""Human reports: `concise` (one line per finding) and `full` (rich, grouped by file)."""
+"""Human reports: `concise` (one line per finding) and `full` (each finding with its XML, via rich)."""
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, Optional, TextIO
 
 from ..check import FileResult
 from . import Context, summary
 
+if TYPE_CHECKING:
+    from ..rules.base import Finding
+    from ..rules.reshape import LayerResult
 
-def _tally(results: list[FileResult]) -> str:
+_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
+_DIM_CODES = ("IR101", "IR102", "IR105")  # findings about the declared output dims
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _tally(results: list[FileResult], ctx: Context) -> str:
     s = summary(results)
-    parts = [f"{s['errors']} error{'s' * (s['errors'] != 1)}", f"{s['warnings']} warning{'s' * (s['warnings'] != 1)}"]
+    parts = [_plural(s["errors"], "error"), _plural(s["warnings"], "warning")]
     if s["infos"]:
         parts.append(f"{s['infos']} info")
-    return (f"Checked {s['layers']} reshape layer{'s' * (s['layers'] != 1)} in {s['files']} "
-            f"file{'s' * (s['files'] != 1)}: " + ", ".join(parts) + ".")
+    text = (f"Checked {_plural(s['layers'], 'reshape layer')} in {_plural(s['files'], 'file')}: "
+            + ", ".join(parts) + ".")
+    if ctx.baselined:
+        text += f" {_plural(ctx.baselined, 'finding')} in the baseline not shown."
+    return text
+
+
+def _path(r: FileResult) -> str:
+    from ..ir import display_path
+
+    return display_path(r.path)
 
 
 def concise(results: list[FileResult], out: TextIO, ctx: Context) -> None:
     for r in results:
         for f in r.findings:
-            out.write(f"{r.path}:{f.line or 1}:{f.col}: {f.code} [{f.severity}] {f.message}\n")
+            out.write(f"{_path(r)}:{f.line or 1}:{f.col}: {f.code} {f.message}\n")
     if not ctx.quiet:
-        out.write(_tally(results) + "\n")
+        out.write(_tally(results, ctx) + "\n")
 
 
-_STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
-
-
+# -- full ------------------------------------------------------------------------------------------
 def full(results: list[FileResult], out: TextIO, ctx: Context) -> None:
     from rich.console import Console
-    from rich.markup import escape
 
     console = Console(file=out, force_terminal=ctx.color, no_color=not ctx.color, highlight=False,
-                      soft_wrap=True)
+                      soft_wrap=True, emoji=False, width=100)
     for r in results:
-        for f in r.findings:
-            console.print(f"[bold]{escape(r.path)}[/]:{f.line or 1}:{f.col}: "
-                          f"[{_STYLE[f.severity]}]{f.code}[/] {escape(f.message)}")
+        by_id = {lr.layer.id: lr for lr in r.layers}
+        plans = [(f, _plan(f, by_id)) for f in r.findings]
+        source = _read_lines(r.path, {n for _, (shown, _) in plans for n in shown})
+        for f, (shown, marked) in plans:
+            for renderable in _finding(r, f, shown, marked, source, by_id, ctx):
+                console.print(renderable)
+            console.print()
     if not ctx.quiet:
-        console.print(_tally(results))
+        console.print(_tally(results, ctx))
+
+
+def _finding(r: FileResult, f: "Finding", shown: list[int], marked: set[int], source: dict[int, str],
+             by_id: dict, ctx: Context):
+    from rich.text import Text
+
+    head = Text()
+    head.append(f"{f.severity}[{f.code}]", style=_STYLE[f.severity])
+    head.append(f": {f.message}", style="bold")
+    yield head
+    yield Text(f"  --> {_path(r)}:{f.line or 1}:{f.col}", style="blue")
+    lines = [n for n in shown if n in source]
+    if lines:
+        yield from _snippet(lines, marked, source, ctx)
+    lr = by_id.get(f.layer.id) if f.layer is not None and f.code in _DIM_CODES else None
+    if lr is not None and lr.expected_known and lr.declared is not None:
+        yield Text("   |", style="blue")
+        yield _side_by_side(lr, ctx)
+
+
+def _plan(f: "Finding", by_id: dict[str, "LayerResult"]) -> tuple[list[int], set[int]]:
+    """(the XML lines to show for a finding, the lines to mark): the layer's first lines, and each
+    marked line with one line of context."""
+    if not f.line:
+        return [], set()
+    start, end = f.extra.get("span", (f.line, f.line))
+    marked = {f.line}
+    lr = by_id.get(f.layer.id) if f.layer is not None else None
+    if lr is not None and f.code in _DIM_CODES:
+        marked |= _bad_dim_lines(lr)
+    wanted = {start, start + 1} | {n + d for n in marked for d in (-1, 0, 1)}
+    if lr is not None:  # a finding on one of the layer's ports: show all of the port's dims
+        wanted |= {n for p in lr.layer.inputs + lr.layer.outputs if p.line == f.line for n in p.dim_lines}
+    last = max(end, *wanted)
+    return sorted(n for n in wanted if start <= n <= last), marked
+
+
+def _bad_dim_lines(lr: "LayerResult") -> set[int]:
+    """The `<dim>` lines of the output port that disagree with the expected dims."""
+    if not lr.layer.outputs or lr.declared is None:
+        return set()
+    lines = lr.layer.outputs[0].dim_lines
+    if not lr.expected_known or lr.expected is None or len(lr.expected) != len(lr.declared):
+        return set(lines)
+    return {lines[i] for i, (d, e) in enumerate(zip(lr.declared, lr.expected))
+            if i < len(lines) and _differs(d, e)}
+
+
+def _differs(declared: int, expected) -> bool:
+    return (declared != -1 and not expected.contains(declared)) or (declared == -1 and expected.is_static)
+
+
+def _read_lines(path: str, wanted: set[int]) -> dict[int, str]:
+    """The wanted lines of a file (1-based), read in one pass that stops after the last of them."""
+    if not wanted:
+        return {}
+    last = max(wanted)
+    out: dict[int, str] = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for n, text in enumerate(f, 1):
+                if n in wanted:
+                    out[n] = text.rstrip("\r\n").expandtabs(4)[:200]
+                if n >= last:
+                    break
+    except OSError:
+        return {}
+    return out
+
+
+def _snippet(lines: list[int], marked: set[int], source: dict[int, str], ctx: Context):
+    from rich.syntax import Syntax
+    from rich.text import Text
+
+    indent = min(len(source[n]) - len(source[n].lstrip()) for n in lines)
+    width = len(str(lines[-1]))
+    syntax = Syntax("", "xml", theme="ansi_dark") if ctx.color else None
+    yield Text(" " * width + " |", style="blue")
+    prev = None
+    for n in lines:
+        if prev is not None and n > prev + 1:
+            yield Text(" " * width + " :", style="blue")
+        code = source[n][indent:]
+        row = Text()
+        row.append(f"{n:>{width}} ", style="blue")
+        row.append(">" if n in marked else "|", style="bold red" if n in marked else "blue")
+        row.append(" ")
+        if syntax is not None:
+            highlighted = syntax.highlight(code)
+            highlighted.rstrip()
+            if n in marked:
+                highlighted.stylize("bold")
+            row.append_text(highlighted)
+        else:
+            row.append(code)
+        yield row
+        prev = n
+
+
+def _side_by_side(lr: "LayerResult", ctx: Context):
+    from rich.text import Text
+
+    declared: list[Optional[int]] = list(lr.declared or [])
+    expected = list(lr.expected or [])
+    rows = max(len(declared), len(expected))
+    cells = [(str(i), _cell(declared, i), _cell(expected, i)) for i in range(rows)]
+    w = [max(len(h), *(len(c[k]) for c in cells)) for k, h in enumerate(("dim", "declared", "expected"))]
+    text = Text()
+    text.append("   = ", style="blue")
+    text.append(f"{'dim':>{w[0]}}  {'declared':>{w[1]}}  {'expected':>{w[2]}}\n", style="bold")
+    for i, (k, d, e) in enumerate(cells):
+        bad = i >= len(declared) or i >= len(expected) or _differs(declared[i], expected[i])
+        text.append(f"     {k:>{w[0]}}  {d:>{w[1]}}  {e:>{w[2]}}", style="red" if bad else "")
+        text.append("  <- differs" if bad else "", style="bold red")
+        if i < rows - 1:
+            text.append("\n")
+    return text
+
+
+def _cell(dims: list, i: int) -> str:
+    return str(dims[i]) if i < len(dims) else "-"

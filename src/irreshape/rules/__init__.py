@@ -10,10 +10,11 @@ docstring that is the rule's documentation) and yields findings:
 
 from __future__ import annotations
 
-from . import reshape, structure, weights
+from . import onednn, reshape, structure, weights
 from .base import Rule
 
-ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES, key=lambda r: r.code))
+ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES,
+                                     key=lambda r: r.code))
 BY_CODE: dict[str, Rule] = {r.code: r for r in ALL}
 BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
 

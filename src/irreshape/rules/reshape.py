@@ -182,8 +182,13 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
                 pattern_len = src[1].dims[0]
             elif shape_port.dims is not None and len(shape_port.dims) == 1 and shape_port.dims[0] >= 0:
                 pattern_len = shape_port.dims[0]
+            if value.finding is not None and value.finding.rule is INVALID_PATTERN:
+                res.status = INVALID  # the shape subgraph itself fails in OpenVINO (e.g. a division by zero)
+                return res, findings
             res.status = UNVERIFIED_STATUS
-            find(UNVERIFIED, f"{kind_name(layer)} {layer.name!r} (id {layer.id}) not verified: {value.reason}")
+            reason = value.reason if value.finding is None else (
+                f"its shape cannot be read ({value.finding.code} on line {value.finding.line})")
+            find(UNVERIFIED, f"{kind_name(layer)} {layer.name!r} (id {layer.id}) not verified: {reason}")
         else:
             if len(value.shape) != 1:
                 find(INVALID_PATTERN, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): the pattern has shape "

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .base import ERROR, INFO, WARNING, Finding, rule
 
 if TYPE_CHECKING:
-    from ..ir import IRModel
+    from ..ir import IRModel, Layer
 
 XML_SYNTAX = rule("IR001", "xml-syntax-error", ERROR, """
     The file is not well-formed XML.
@@ -21,10 +21,12 @@ NOT_IR = rule("IR002", "unsupported-ir", ERROR, """
     openvino 2026.4.1 reads IR versions 10 and 11 only; anything else fails in `read_model`.
     """)
 XML_ENTITIES = rule("IR003", "xml-entity-declaration", ERROR, """
-    The XML declares a DOCTYPE with entities (or an external DTD).
+    The XML has a DOCTYPE: entity declarations, an external DTD, or a bare declaration.
 
     An IR never needs one. irreshape never expands entities, loads DTDs or touches the network:
-    entity bombs and XXE payloads are reported here instead of being parsed.
+    the DOCTYPE is spotted before the parser sees it, so entity bombs (billion laughs, quadratic
+    blow-up) and XXE payloads are reported here, in constant time, instead of being parsed. The rest
+    of the file is not checked.
     """)
 FILE_TOO_LARGE = rule("IR004", "file-too-large", ERROR, """
     The XML is larger than `--max-xml-size`; it was not read.
@@ -32,10 +34,15 @@ FILE_TOO_LARGE = rule("IR004", "file-too-large", ERROR, """
     Raise the limit (`--max-xml-size 2GB`) if the file is a genuine, very large model.
     """)
 UNREADABLE = rule("IR005", "file-unreadable", ERROR, """
-    The file could not be read (permissions, a directory, an I/O error).
+    The file could not be read (permissions, an I/O error), or is not a regular file.
+
+    A FIFO, a device or a directory named like an IR is never read: it could block forever.
     """)
 DUPLICATE_ID = rule("IR020", "duplicate-layer-id", ERROR, """
     Two layers share one `id`. Edges become ambiguous; the first layer with the id is used.
+
+    The layers of a TensorIterator's or Loop's `<body>` are a graph of their own: their ids may
+    repeat the main graph's.
     """)
 DANGLING_EDGE = rule("IR021", "dangling-edge", ERROR, """
     An `<edge>` names a layer or a port that does not exist.
@@ -50,6 +57,8 @@ BAD_DIM = rule("IR023", "invalid-dim", ERROR, """
     """)
 CYCLE = rule("IR024", "shape-subgraph-cycle", ERROR, """
     The subgraph that computes a Reshape's shape contains a cycle; it cannot be evaluated.
+
+    An IR graph must be acyclic: OpenVINO cannot order the layers of such a file either.
     """)
 BAD_ATTRIBUTE = rule("IR025", "invalid-attribute", ERROR, """
     A layer attribute irreshape needs is missing or malformed (a Parameter `shape`, a Const's
@@ -65,7 +74,7 @@ RULES = (XML_SYNTAX, NOT_IR, XML_ENTITIES, FILE_TOO_LARGE, UNREADABLE, DUPLICATE
          MISSING_PORT, BAD_DIM, CYCLE, BAD_ATTRIBUTE, INTERNAL_ERROR)
 
 
-def check(model: "IRModel") -> Iterator[Finding]:
+def check(model: IRModel) -> Iterator[Finding]:
     """Graph-level checks: duplicate ids and edges that point nowhere."""
     for layer in model.duplicates:
         yield Finding(DUPLICATE_ID, f"layer id {layer.id!r} ({layer.name!r}) is used by an earlier layer too",
@@ -84,4 +93,17 @@ def check(model: "IRModel") -> Iterator[Finding]:
                           e.line, dst.ref)
 
 
-__all__ = ["RULES", "check", "INFO", "WARNING"]
+def shape_cycles(model: IRModel, cyclic: set[str], reshapes: Iterable[Layer]) -> Iterator[Finding]:
+    """IR024 for each of ``reshapes`` whose shape input (port index 1) comes from a layer in ``cyclic``
+    (the layers on a cycle or fed by one): its pattern can never be computed."""
+    for layer in reshapes:
+        if len(layer.inputs) < 2:
+            continue
+        src = model.producer(layer.id, layer.inputs[1].id)
+        if src is not None and src[0].id in cyclic:
+            yield Finding(CYCLE, f"{layer.type} {layer.name!r} (id {layer.id}): its shape input comes from "
+                          f"{src[0].type} {src[0].name!r} (id {src[0].id}), which is on a cycle or fed by one",
+                          layer.line, layer.ref)
+
+
+__all__ = ["INFO", "RULES", "WARNING", "check"]

@@ -1,0 +1,257 @@
+"""Configuration: ``[tool.irreshape]`` in ``pyproject.toml``, or top-level keys in ``irreshape.toml`` /
+``.irreshape.toml``, found by walking up from the working directory; merged with the command line.
+
+Paths and globs in a file (``exclude``, ``per-file-ignores``, ``baseline``) are relative to the
+directory of that file; on the command line, to the working directory. Command-line flags override
+the file; ``extend-select`` and ``ignore`` from both apply (see :mod:`irreshape.select`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from .ir import DEFAULT_MAX_XML_SIZE
+from .report import REPORTERS
+from .rules.base import SEVERITIES
+from .select import Selection, SelectorError, codes_of, matches, resolve
+
+CONFIG_FILES = (".irreshape.toml", "irreshape.toml", "pyproject.toml")  # first wins within a directory
+LIST_KEYS = ("select", "extend-select", "ignore", "exclude")
+KEYS = LIST_KEYS + ("per-file-ignores", "output-format", "max-xml-size", "baseline", "severity")
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used: reported by the CLI with exit status 2."""
+
+
+@dataclass(slots=True)
+class Settings:
+    """Everything a lint run needs, resolved: codes, globs, limits and paths."""
+
+    enabled: frozenset[str]
+    per_file_ignores: list[tuple[str, frozenset[str]]] = field(default_factory=list)  # (anchored glob, codes)
+    exclude: list[str] = field(default_factory=list)  # anchored globs, see path_matches
+    severity: dict[str, str] = field(default_factory=dict)  # code → severity override
+    output_format: Optional[str] = None
+    max_xml_size: int = DEFAULT_MAX_XML_SIZE
+    baseline: Optional[str] = None
+    config_path: Optional[str] = None
+    force_exclude: bool = False
+    jobs: int = 1
+    debug: bool = False
+    fix: Optional[str] = None  # "fix" rewrites the files, "diff" only shows what it would change
+
+
+def parse_size(value: Any) -> int:
+    """``1073741824``, ``"1GB"``, ``"512m"`` → bytes."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a size")
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+    t = value.strip().lower().rstrip("b")
+    try:
+        n = float(t[:-1]) * units[t[-1]] if t and t[-1] in units else int(t)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a size") from None
+    if n < 0:
+        raise ValueError(f"{value!r} is not a size")
+    return int(n)
+
+
+def find_config(start: str) -> Optional[str]:
+    """The nearest configuration file at or above ``start`` (a pyproject.toml counts only with [tool.irreshape])."""
+    d = os.path.abspath(start)
+    while True:
+        for name in CONFIG_FILES:
+            path = os.path.join(d, name)
+            if os.path.isfile(path) and (name != "pyproject.toml" or _read(path, table=True) is not None):
+                return path
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+
+
+def _read(path: str, table: bool) -> Optional[dict]:
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: invalid TOML: {e}") from None
+    if table:
+        tool = doc.get("tool")
+        return tool.get("irreshape") if isinstance(tool, dict) else None
+    return doc
+
+
+def load_file(path: str) -> dict:
+    """The irreshape keys of a configuration file, validated."""
+    data = _read(path, table=os.path.basename(path) == "pyproject.toml") or {}
+    return validate(data, path)
+
+
+def validate(data: dict, source: str) -> dict:
+    """Check the keys and the types of their values; raise :class:`ConfigError` naming the bad key."""
+    def bad(key: str, why: str) -> ConfigError:
+        return ConfigError(f"{source}: `{key}` {why}")
+
+    for key, value in data.items():
+        if key not in KEYS:
+            raise bad(key, f"is not a configuration key (known keys: {', '.join(KEYS)})")
+        if key in LIST_KEYS:
+            if not (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+                raise bad(key, "must be a list of strings")
+        elif key in ("per-file-ignores", "severity"):
+            if not isinstance(value, dict):
+                raise bad(key, "must be a table")
+            for k, v in value.items():
+                if key == "severity" and v not in SEVERITIES:
+                    raise bad(key, f"value for {k!r} must be one of {', '.join(SEVERITIES)}")
+                if key == "per-file-ignores" and not (isinstance(v, list) and all(isinstance(c, str) for c in v)):
+                    raise bad(key, f"value for {k!r} must be a list of rule codes")
+        elif key == "max-xml-size":
+            try:
+                parse_size(value)
+            except ValueError as e:
+                raise bad(key, str(e)) from None
+        elif not isinstance(value, str):
+            raise bad(key, "must be a string")
+        elif key == "output-format" and value not in REPORTERS:
+            raise bad(key, f"must be one of {', '.join(sorted(REPORTERS))}")
+    try:
+        for key in ("select", "extend-select", "ignore"):
+            codes_of(data.get(key, []))
+        for table in ("per-file-ignores", "severity"):
+            for k, v in data.get(table, {}).items():
+                codes_of(v if table == "per-file-ignores" else [k])
+    except SelectorError as e:
+        raise ConfigError(f"{source}: {e}") from None
+    return data
+
+
+def build(cli: dict, config: Optional[str] = None, isolated: bool = False, cwd: Optional[str] = None) -> Settings:
+    """Merge the configuration file (explicit, discovered, or none when ``isolated``) with ``cli``.
+
+    ``cli`` holds the command line's values under the configuration keys (absent or None: not given)
+    plus ``force-exclude``, ``jobs`` and ``debug``.
+    """
+    cwd = os.path.abspath(cwd or os.getcwd())
+    if config and isolated:
+        raise ConfigError("--config and --isolated cannot be used together")
+    path = None if isolated else (os.path.abspath(config) if config else find_config(cwd))
+    file = load_file(path) if path else {}
+    root = os.path.dirname(path) if path else cwd
+    cli = validate({k: v for k, v in cli.items() if k in KEYS and v is not None}, "command line") | {
+        k: v for k, v in cli.items() if k not in KEYS}
+
+    layers = [Selection(file.get("select"), file.get("extend-select", []), file.get("ignore", [])),
+              Selection(cli.get("select"), cli.get("extend-select", []), cli.get("ignore", []))]
+    per_file = [(_anchor(glob, root), codes_of(codes)) for glob, codes in file.get("per-file-ignores", {}).items()]
+    baseline = cli.get("baseline") or (os.path.join(root, file["baseline"]) if "baseline" in file else None)
+    return Settings(
+        enabled=resolve(layers),
+        per_file_ignores=per_file,
+        exclude=[_anchor(g, root) for g in file.get("exclude", [])] + [_anchor(g, cwd) for g in cli.get("exclude", [])],
+        severity=_severities({**file.get("severity", {}), **cli.get("severity", {})}),
+        output_format=cli.get("output-format") or file.get("output-format"),
+        max_xml_size=parse_size(cli.get("max-xml-size", file.get("max-xml-size", DEFAULT_MAX_XML_SIZE))),
+        baseline=os.path.abspath(baseline) if baseline else None,
+        config_path=path,
+        force_exclude=bool(cli.get("force-exclude")),
+        jobs=max(1, int(cli.get("jobs") or 1)),
+        debug=bool(cli.get("debug")),
+    )
+
+
+def _anchor(glob: str, base: str) -> str:
+    """A glob with a ``/`` is relative to ``base``: make it absolute. A bare name pattern stays as is."""
+    g = glob.replace(os.sep, "/").removeprefix("./").rstrip("/")
+    if "/" not in g:
+        return g
+    return g if os.path.isabs(g) else os.path.join(base, g).replace(os.sep, "/")
+
+
+@lru_cache(maxsize=256)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif glob[i] == "[" and "]" in glob[i + 2:]:
+            j = glob.index("]", i + 2)
+            body = glob[i + 1:j]
+            out.append("[" + ("^" + body[1:] if body.startswith("!") else body).replace("\\", "\\\\") + "]")
+            i = j + 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out) + r"\Z")
+
+
+def path_matches(path: str, glob: str) -> bool:
+    """Does the (anchored) ``glob`` match ``path`` or one of its parent directories?
+
+    A bare name pattern (no ``/``) matches any component of the path: ``third_party`` and ``*.tmp.xml``.
+    """
+    full = os.path.abspath(path).replace(os.sep, "/")
+    rx = _glob_regex(glob)
+    if "/" not in glob:
+        return any(rx.match(part) for part in full.split("/") if part)
+    while True:
+        if rx.match(full):
+            return True
+        parent = full.rsplit("/", 1)[0]
+        if not parent or parent == full:
+            return False
+        full = parent
+
+
+def _severities(table: dict[str, str]) -> dict[str, str]:
+    """selector → severity, resolved per code (the most specific selector wins)."""
+    out: dict[str, tuple[int, str]] = {}
+    for selector, level in table.items():
+        codes, spec = matches(selector)
+        for c in codes:
+            if spec >= out.get(c, (-1, ""))[0]:
+                out[c] = (spec, level)
+    return {c: level for c, (_, level) in out.items()}
+
+
+def project_root(start: Optional[str] = None) -> str:
+    """The git work tree containing ``start`` (the working directory), else ``start`` itself."""
+    d = start = os.path.abspath(start or os.getcwd())
+    while True:
+        if os.path.exists(os.path.join(d, ".git")):
+            return d
+        parent = os.path.dirname(d)
+        if parent == d:
+            return start
+        d = parent
+
+
+def relative_path(path: str, root: str) -> str:
+    """``path`` relative to ``root`` with ``/`` separators; absolute if it lies outside ``root``."""
+    full = os.path.realpath(path)
+    rel = os.path.relpath(full, os.path.realpath(root))
+    if rel.startswith(os.pardir + os.sep) or rel == os.pardir:
+        return full.replace(os.sep, "/")
+    return rel.replace(os.sep, "/")

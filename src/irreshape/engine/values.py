@@ -1,0 +1,601 @@
+"""Integer tensors with per-element bounds, and the ops of shape subgraphs, the way OpenVINO bounds them.
+
+Pure functions (no XML). A :class:`Tensor` holds, for every element, the lower and the upper value
+OpenVINO's ``evaluate_lower`` / ``evaluate_upper`` produce, stored as the raw integers of the element
+type (an i64 ``?`` dim is ``(0, INT64_MAX)``, a u64 -1 is ``2**64-1``). The two bounds are computed
+separately and with the element type's wrap-around arithmetic, as OpenVINO does (2026.4.1):
+
+* ``ShapeOf``: min and max dim lengths (an unbounded dim gives INT64_MAX; i32 output clamps to INT32_MAX).
+* ``Add``/``Subtract``/``Multiply``/``Maximum``/``Minimum`` (``interval_bound_evaluator``): the op on the
+  four lower/upper combinations, min and max of them; where any input bound is its type's maximum
+  the result is ``(0, max)``.
+* ``Divide``: its own rule (lower = lo/hi, upper = hi/lo for a positive divisor, ...).
+* ``Gather``/``Concat``/``(Un)Squeeze``/``Slice``/``StridedSlice``/``Broadcast``/``Reshape``: the op on each
+  bound separately, provided the index-like inputs are constants.
+* ``Convert``: each bound converted, a type maximum staying the maximum for types wider than 16 bits.
+* ``ReduceProd``: the product of each bound; a maximum among the upper bounds stays maximum.
+* Any other op (``Floor``, ``ReduceSum``, ``Range``) is evaluated only when all its inputs are constants.
+* With constant inputs, OpenVINO keeps the lower result as both bounds (the caller applies this).
+
+When OpenVINO's evaluation fails, it fails for the whole subgraph, and a Reshape then gets no pattern
+at all (every output dim ``?``): :class:`NoBounds`. Where OpenVINO throws instead (an integer division
+by an exact 0), it cannot build or read the model: :class:`Rejected`. Where irreshape cannot tell what
+OpenVINO does: :class:`Unsupported`.
+
+The last section holds the shape functions of a few data ops (broadcast, MatMul, Transpose,
+Convolution) that recover the intervals OpenVINO infers where the IR declares ``-1``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..dims import INF, Dim, Shape
+
+INT64_MAX = (1 << 63) - 1
+MAX_ELEMENTS = 1 << 16  # a shape tensor longer than this is not a shape: irreshape does not build it
+
+INT_RANGES: dict[str, tuple[int, int]] = {
+    "i8": (-(1 << 7), (1 << 7) - 1), "i16": (-(1 << 15), (1 << 15) - 1),
+    "i32": (-(1 << 31), (1 << 31) - 1), "i64": (-(1 << 63), (1 << 63) - 1),
+    "u8": (0, (1 << 8) - 1), "u16": (0, (1 << 16) - 1), "u32": (0, (1 << 32) - 1), "u64": (0, (1 << 64) - 1),
+}
+
+
+class NoBounds(Exception):
+    """OpenVINO's bound evaluation fails here, so the whole subgraph has no value for it."""
+
+
+class Unsupported(Exception):
+    """irreshape cannot tell what OpenVINO computes here."""
+
+
+class Rejected(Exception):
+    """OpenVINO throws while it evaluates the bounds, so it refuses to build (or read) the graph."""
+
+
+def wrap(v: int, et: str) -> int:
+    """``v`` as the C++ integer type ``et`` holds it (two's complement wrap-around)."""
+    lo, hi = INT_RANGES[et]
+    span = hi - lo + 1
+    return (v - lo) % span + lo
+
+
+def type_max(et: str) -> int:
+    return INT_RANGES[et][1]
+
+
+def numel(shape: Sequence[int]) -> int:
+    return math.prod(shape)
+
+
+@dataclass(frozen=True, slots=True)
+class Tensor:
+    """An integer tensor: element type, shape and, per element (row-major), its lower and upper value."""
+
+    et: str
+    shape: tuple[int, ...]
+    lo: tuple[int, ...]
+    hi: tuple[int, ...]
+
+    @property
+    def is_const(self) -> bool:
+        """``has_and_set_bound``: OpenVINO holds one tensor for both bounds."""
+        return self.lo == self.hi
+
+    def with_bounds(self, lo: Sequence[int], hi: Sequence[int], shape: Sequence[int] | None = None,
+                    et: str | None = None) -> Tensor:
+        return Tensor(et or self.et, tuple(self.shape if shape is None else shape), tuple(lo), tuple(hi))
+
+
+def const(et: str, shape: Sequence[int], values: Sequence[int]) -> Tensor:
+    if et not in INT_RANGES:
+        raise Unsupported(f"element type {et} (irreshape evaluates integer tensors only)")
+    vals = tuple(wrap(v, et) for v in values)
+    return Tensor(et, tuple(shape), vals, vals)
+
+
+def _need_const(*tensors: Tensor) -> None:
+    if not all(t.is_const for t in tensors):
+        raise NoBounds("an input that must be constant is not")
+
+
+def _ints(t: Tensor, what: str) -> list[int]:
+    _need_const(t)
+    if len(t.shape) > 1:
+        raise Unsupported(f"{what} of rank {len(t.shape)}")
+    return [wrap(v, "i64") for v in t.lo]  # read as int64 like OpenVINO's get_tensor_data_as<int64_t>
+
+
+def _axis(a: int, rank: int, what: str = "axis") -> int:
+    if not -rank <= a < max(rank, 1) and not (rank == 0 and a in (0, -1)):
+        raise Unsupported(f"{what} {a} out of range for rank {rank}")
+    return a + rank if a < 0 else a
+
+
+def _split(shape: Sequence[int], axis: int) -> tuple[int, int, int]:
+    return numel(shape[:axis]), shape[axis], numel(shape[axis + 1:])
+
+
+# -- producers -------------------------------------------------------------------------------------
+def shape_of(dims: Sequence[tuple[int, int]] | None, et: str) -> Tensor:
+    """``ShapeOf`` of a tensor with these ``(min, max)`` dim lengths (max ``INT64_MAX``: unbounded)."""
+    if dims is None:
+        raise NoBounds("ShapeOf of a dynamic-rank tensor")
+    if et not in ("i32", "i64"):
+        raise Unsupported(f"ShapeOf output_type {et}")
+    lo = [d[0] for d in dims]
+    hi = [d[1] for d in dims]
+    if et == "i32":
+        cap = type_max("i32")
+        lo = [0 if v >= cap else v for v in lo]
+        hi = [min(cap, v) for v in hi]
+    return Tensor(et, (len(dims),), tuple(lo), tuple(hi))
+
+
+# -- data movement ---------------------------------------------------------------------------------
+def _each_bound(t: Tensor, fn: Callable[[tuple[int, ...]], tuple[list[int], Sequence[int]]]) -> Tensor:
+    lo, shape = fn(t.lo)
+    hi, _ = fn(t.hi)
+    return t.with_bounds(lo, hi, shape)
+
+
+def gather(data: Tensor, indices: Tensor, axis: Tensor, batch_dims: int = 0, negative_ok: bool = True) -> Tensor:
+    if batch_dims != 0:
+        raise Unsupported(f"Gather with batch_dims={batch_dims}")
+    _check_type("gather", data.et)
+    _need_const(indices, axis)
+    ax = _axis(_ints(axis, "axis")[0], len(data.shape))
+    outer, n, inner = _split(data.shape, ax)
+    idx = []
+    for i in indices.lo:
+        i = wrap(i, "i64")
+        if i < 0 and negative_ok:
+            i += n
+        if not 0 <= i < n:
+            raise Unsupported(f"Gather index {i} out of range for a dim of {n}")
+        idx.append(i)
+    shape = data.shape[:ax] + indices.shape + data.shape[ax + 1:]
+
+    def take(flat: tuple[int, ...]) -> tuple[list[int], Sequence[int]]:
+        out = []
+        for o in range(outer):
+            for i in idx:
+                base = (o * n + i) * inner
+                out.extend(flat[base:base + inner])
+        return out, shape
+    return _each_bound(data, take)
+
+
+def concat(items: Sequence[Tensor], axis: int) -> Tensor:
+    first = items[0]
+    rank = len(first.shape)
+    ax = _axis(axis, rank)
+    if any(len(t.shape) != rank or t.shape[:ax] + t.shape[ax + 1:] != first.shape[:ax] + first.shape[ax + 1:]
+           for t in items):
+        raise Unsupported("Concat of tensors with incompatible shapes")
+    outer = numel(first.shape[:ax])
+    shape = first.shape[:ax] + (sum(t.shape[ax] for t in items),) + first.shape[ax + 1:]
+
+    def join(which: str) -> list[int]:
+        out: list[int] = []
+        for o in range(outer):
+            for t in items:
+                chunk = numel(t.shape[ax:])
+                out.extend(getattr(t, which)[o * chunk:(o + 1) * chunk])
+        return out
+    et = first.et
+    return Tensor(et, shape, tuple(join("lo")), tuple(join("hi")))
+
+
+def unsqueeze(data: Tensor, axes: Tensor) -> Tensor:
+    _need_const(axes)
+    rank = len(data.shape) + len(axes.lo)
+    where = sorted({_axis(a, rank) for a in _ints(axes, "axes")})
+    if len(where) != len(axes.lo):
+        raise Unsupported("Unsqueeze with repeated axes")
+    shape = list(data.shape)
+    for a in where:
+        shape.insert(a, 1)
+    return data.with_bounds(data.lo, data.hi, shape)
+
+
+def squeeze(data: Tensor, axes: Tensor | None) -> Tensor:
+    rank = len(data.shape)
+    if axes is None:
+        drop = {i for i, n in enumerate(data.shape) if n == 1}
+    else:
+        _need_const(axes)
+        drop = {_axis(a, rank) for a in _ints(axes, "axes")}
+        if any(data.shape[a] != 1 for a in drop):
+            raise Unsupported("Squeeze of an axis that is not 1")
+    shape = [n for i, n in enumerate(data.shape) if i not in drop]
+    return data.with_bounds(data.lo, data.hi, shape)
+
+
+def reshape(data: Tensor, pattern: Tensor, special_zero: bool) -> Tensor:
+    _need_const(pattern)
+    vals = _ints(pattern, "pattern")
+    shape = [data.shape[i] if (special_zero and v == 0 and i < len(data.shape)) else v for i, v in enumerate(vals)]
+    if shape.count(-1) > 1 or any(v < -1 for v in shape):
+        raise Unsupported("an invalid Reshape pattern inside the shape subgraph")
+    if -1 in shape:
+        rest = numel(v for v in shape if v != -1)
+        if rest == 0 or numel(data.shape) % rest:
+            raise Unsupported("an invalid Reshape pattern inside the shape subgraph")
+        shape[shape.index(-1)] = numel(data.shape) // rest
+    if numel(shape) != numel(data.shape):
+        raise Unsupported("a Reshape inside the shape subgraph changes the element count")
+    return data.with_bounds(data.lo, data.hi, shape)
+
+
+def broadcast(data: Tensor, target: Tensor, mode: str = "numpy", axes_mapping: Tensor | None = None) -> Tensor:
+    _need_const(target)
+    _check_type("broadcast", data.et)
+    tgt = _ints(target, "target_shape")
+    mode = mode.lower()
+    if mode == "explicit":
+        if axes_mapping is None:
+            raise Unsupported("explicit Broadcast without axes_mapping")
+        _need_const(axes_mapping)
+        amap = _ints(axes_mapping, "axes_mapping")
+        if len(amap) != len(data.shape):
+            raise Unsupported("Broadcast axes_mapping does not match the data rank")
+        src = [1] * len(tgt)
+        for a, n in zip(amap, data.shape):
+            src[a] = n
+        data = data.with_bounds(data.lo, data.hi, src)
+        out = tgt
+    elif mode in ("numpy", "bidirectional"):
+        out = _broadcast_shape(data.shape, tgt) if mode == "bidirectional" else list(tgt)
+        if mode == "numpy" and _broadcast_shape(data.shape, tgt) != list(tgt):
+            raise Unsupported("numpy Broadcast to a smaller shape")
+    else:
+        raise Unsupported(f"Broadcast mode {mode!r}")
+    if numel(out) > MAX_ELEMENTS:
+        raise Unsupported(f"a Broadcast to {numel(out)} elements, too many for a shape")
+    index = _broadcast_index(data.shape, out)
+    return data.with_bounds([data.lo[i] for i in index], [data.hi[i] for i in index], out)
+
+
+def _broadcast_shape(a: Sequence[int], b: Sequence[int]) -> list[int]:
+    n = max(len(a), len(b))
+    a = [1] * (n - len(a)) + list(a)
+    b = [1] * (n - len(b)) + list(b)
+    out = []
+    for x, y in zip(a, b):
+        if x != y and 1 not in (x, y):
+            raise Unsupported(f"shapes {list(a)} and {list(b)} do not broadcast")
+        out.append(y if x == 1 else x)
+    return out
+
+
+def _broadcast_index(shape: Sequence[int], out: Sequence[int]) -> list[int]:
+    """For each element of ``out`` (row-major), the flat index in a tensor of ``shape`` broadcast to it."""
+    shape = [1] * (len(out) - len(shape)) + list(shape)
+    index = [0]
+    for n, m in zip(shape, out):
+        index = [i * n + (j if n != 1 else 0) for i in index for j in range(m)]
+    return index
+
+
+def _slice_axes(data: Tensor, plan: Sequence[range | None], new_shape: Sequence[int]) -> Tensor:
+    """Take ``plan[a]`` (a range of indices, or None for all) on every axis ``a``."""
+    index = [0]
+    for a, n in enumerate(data.shape):
+        r = plan[a] if plan[a] is not None else range(n)
+        index = [i * n + j for i in index for j in r]
+    return data.with_bounds([data.lo[i] for i in index], [data.hi[i] for i in index], new_shape)
+
+
+def slice_(data: Tensor, start: Tensor, stop: Tensor, step: Tensor, axes: Tensor | None = None) -> Tensor:
+    """``Slice-8`` (numpy slicing semantics)."""
+    _need_const(start, stop, step, *(() if axes is None else (axes,)))
+    starts, stops, steps = _ints(start, "start"), _ints(stop, "stop"), _ints(step, "step")
+    rank = len(data.shape)
+    ax = [_axis(a, rank) for a in _ints(axes, "axes")] if axes is not None else list(range(len(starts)))
+    if not len(ax) == len(starts) == len(stops) == len(steps) or 0 in steps:
+        raise Unsupported("Slice with inconsistent start/stop/step/axes")
+    plan: list[range | None] = [None] * rank
+    for a, b, e, s in zip(ax, starts, stops, steps):
+        plan[a] = range(*slice(b, e, s).indices(data.shape[a]))
+    shape = [len(plan[a]) if plan[a] is not None else n for a, n in enumerate(data.shape)]
+    return _slice_axes(data, plan, shape)
+
+
+def strided_slice(data: Tensor, begin: Tensor, end: Tensor, strides: Tensor | None,
+                  begin_mask: Sequence[int], end_mask: Sequence[int], new_axis_mask: Sequence[int] = (),
+                  shrink_axis_mask: Sequence[int] = (), ellipsis_mask: Sequence[int] = ()) -> Tensor:
+    """``StridedSlice-1`` without ellipsis: begin/end masks, new and shrink axes."""
+    if any(ellipsis_mask):
+        raise Unsupported("StridedSlice with an ellipsis_mask")
+    _need_const(begin, end, *(() if strides is None else (strides,)))
+    b, e = _ints(begin, "begin"), _ints(end, "end")
+    s = _ints(strides, "strides") if strides is not None else [1] * len(b)
+    if not len(b) == len(e) == len(s) or 0 in s:
+        raise Unsupported("StridedSlice with inconsistent begin/end/strides")
+
+    def bit(mask: Sequence[int], i: int) -> bool:
+        return i < len(mask) and mask[i] == 1
+
+    plan: list[range | None] = [None] * len(data.shape)
+    shape: list[int] = []
+    axis = 0
+    for i in range(len(b)):
+        if bit(new_axis_mask, i):
+            shape.append(1)
+            continue
+        if axis >= len(data.shape):
+            raise Unsupported("StridedSlice with more slices than the data rank")
+        n = data.shape[axis]
+        if bit(shrink_axis_mask, i):
+            k = b[i] + n if b[i] < 0 else b[i]
+            if not 0 <= k < n:
+                raise Unsupported("StridedSlice shrink index out of range")
+            plan[axis] = range(k, k + 1)
+        else:
+            r = range(*slice(None if bit(begin_mask, i) else b[i], None if bit(end_mask, i) else e[i],
+                             s[i]).indices(n))
+            plan[axis] = r
+            shape.append(len(r))
+        axis += 1
+    shape.extend(data.shape[axis:])
+    return _slice_axes(data, plan, shape)
+
+
+# -- arithmetic ------------------------------------------------------------------------------------
+def _c_div(x: int, y: int, pythondiv: bool) -> int:
+    if y == 0:
+        raise Unsupported("an integer division by zero")
+    q = abs(x) // abs(y)
+    if (x < 0) != (y < 0):
+        q = -q
+        if pythondiv and q * y != x:
+            q -= 1
+    return q
+
+
+OPS: dict[str, Callable[[int, int], int]] = {
+    "add": lambda x, y: x + y,
+    "subtract": lambda x, y: x - y,
+    "multiply": lambda x, y: x * y,
+    "maximum": max,
+    "minimum": min,
+}
+# element types on which OpenVINO's `evaluate` works for each op (measured on 2026.4.1); on others the
+# bound evaluation fails. On i16/u16 OpenVINO's arithmetic bounds are unreliable (uninitialised memory).
+_WIDE = frozenset({"i32", "i64", "u32", "u64"})
+EVAL_TYPES: dict[str, frozenset[str]] = {
+    "add": _WIDE | {"i8", "u8"},
+    "subtract": _WIDE | {"i8", "u8"},
+    "multiply": _WIDE,
+    "divide": _WIDE,
+    "maximum": _WIDE,
+    "minimum": _WIDE | {"u8"},
+    "reduceprod": _WIDE,
+    "reducesum": _WIDE,
+    "gather": _WIDE | {"i8", "u8"},
+    "broadcast": _WIDE | {"i8", "u8"},
+    "floor": _WIDE | {"i8", "u8"},
+}
+
+
+def _check_type(kind: str, et: str) -> None:
+    if et in ("i16", "u16") and kind not in ("gather", "broadcast", "floor"):
+        raise Unsupported(f"{kind} on {et} (OpenVINO's bounds for it are unreliable)")
+    if et not in EVAL_TYPES[kind]:
+        raise NoBounds(f"OpenVINO cannot evaluate {kind} on {et}")
+
+
+def _elementwise(fn: Callable[[int, int], int], x: Sequence[int], xs: Sequence[int], y: Sequence[int],
+                 ys: Sequence[int], et: str) -> tuple[list[int], list[int]]:
+    out = _broadcast_shape(xs, ys)
+    ix, iy = _broadcast_index(xs, out), _broadcast_index(ys, out)
+    return [wrap(fn(x[i], y[j]), et) for i, j in zip(ix, iy)], out
+
+
+def _check_types(kind: str, a: Tensor, b: Tensor) -> None:
+    if a.et != b.et:
+        raise Unsupported(f"{kind} of {a.et} and {b.et}")
+    _check_type(kind, a.et)
+
+
+def arithmetic(kind: str, a: Tensor, b: Tensor) -> Tensor:
+    """``Add``/``Subtract``/``Multiply``/``Maximum``/``Minimum`` through ``interval_bound_evaluator``."""
+    _check_types(kind, a, b)
+    fn, et = OPS[kind], a.et
+    if a.is_const and b.is_const:
+        vals, shape = _elementwise(fn, a.lo, a.shape, b.lo, b.shape, et)
+        return Tensor(et, tuple(shape), tuple(vals), tuple(vals))
+    variants = [_elementwise(fn, x, a.shape, y, b.shape, et)[0] for x in (a.lo, a.hi) for y in (b.lo, b.hi)]
+    shape = _broadcast_shape(a.shape, b.shape)
+    top = type_max(et)
+
+    def at_max(t: Tensor) -> list[int]:
+        return [int(x == top or y == top) for x, y in zip(t.lo, t.hi)]
+    dyn, _ = _elementwise(max, at_max(a), a.shape, at_max(b), b.shape, "i64")
+    lo = [0 if d else min(v) for d, v in zip(dyn, zip(*variants))]
+    hi = [top if d else max(v) for d, v in zip(dyn, zip(*variants))]
+    return Tensor(et, tuple(shape), tuple(lo), tuple(hi))
+
+
+def divide(a: Tensor, b: Tensor, pythondiv: bool) -> Tensor:
+    """``Divide-1`` bounds (``divide::evaluate_bound``): ``lo/hi .. hi/lo`` for a positive divisor,
+    ``hi/lo .. lo/hi`` for a negative one, anything for a divisor range around 0."""
+    _check_types("divide", a, b)
+    et = a.et
+    mn, mx = INT_RANGES[et]
+    shape = _broadcast_shape(a.shape, b.shape)
+    lo, hi = [], []
+    pairs = list(zip(_broadcast_index(a.shape, shape), _broadcast_index(b.shape, shape)))
+    if any(b.lo[j] == 0 and b.hi[j] <= 0 for _, j in pairs):
+        raise Rejected("integer division by zero")  # the lower bound divides by the divisor's lower bound
+    for i, j in pairs:
+        lo1, up1, lo2, up2 = a.lo[i], a.hi[i], b.lo[j], b.hi[j]
+        if up1 == mx or up2 == mx:  # a dynamic input
+            lo.append(0)
+            hi.append(mx)
+            continue
+        positive = up2 > 0
+        around_zero = lo2 < 0 < up2
+        low = _c_div(lo1, up2, pythondiv) if positive else _c_div(up1, lo2, pythondiv)
+        lo.append(mn if around_zero else wrap(low, et))
+        x, y = (up1, lo2) if positive else (lo1, up2)
+        hi.append(mx if (y == 0 or around_zero) else wrap(_c_div(x, y, pythondiv), et))
+    return Tensor(et, tuple(shape), tuple(lo), tuple(hi))
+
+
+def convert(data: Tensor, et: str) -> Tensor:
+    """``Convert``: each bound converted (wrapping); for types wider than 16 bits a maximum stays a maximum."""
+    if et not in INT_RANGES:
+        raise Unsupported(f"Convert to {et} (irreshape evaluates integer tensors only)")
+    keep_max = INT_RANGES[data.et][1].bit_length() > 16 and INT_RANGES[et][1].bit_length() > 16
+    src_max, dst_max = type_max(data.et), type_max(et)
+
+    def conv(v: int) -> int:
+        return dst_max if keep_max and v == src_max else wrap(v, et)
+    return data.with_bounds([conv(v) for v in data.lo], [conv(v) for v in data.hi], et=et)
+
+
+def _reduce(data: Tensor, axes: Tensor, keep_dims: bool, fn: Callable[[Sequence[int]], int]) -> Tensor:
+    rank = len(data.shape)
+    red = sorted({_axis(a, rank) for a in _ints(axes, "axes")})
+    shape = [1 if i in red else n for i, n in enumerate(data.shape)]
+    groups: dict[tuple[int, ...], list[int]] = {}
+    index = [()]
+    for a, n in enumerate(data.shape):
+        index = [k + (0 if a in red else j,) for k in index for j in range(n)]
+
+    def run(flat: tuple[int, ...]) -> list[int]:
+        groups.clear()
+        for key, v in zip(index, flat):
+            groups.setdefault(key, []).append(v)
+        return [wrap(fn(g), data.et) for g in groups.values()] if groups else [wrap(fn([]), data.et)] * numel(shape)
+    out_shape = shape if keep_dims else [n for i, n in enumerate(data.shape) if i not in red]
+    return data.with_bounds(run(data.lo), run(data.hi), out_shape)
+
+
+def reduce_prod(data: Tensor, axes: Tensor, keep_dims: bool) -> Tensor:
+    """``ReduceProd``: the product of each bound; a type maximum among the upper bounds (and no zero)
+    makes the upper bound the maximum."""
+    _check_type("reduceprod", data.et)
+    _need_const(axes)
+    out = _reduce(data, axes, keep_dims, math.prod)
+    top = type_max(data.et)
+    if top in data.hi and 0 not in data.hi:
+        if len(out.hi) != 1:  # OpenVINO writes the maximum into the first element only
+            raise Unsupported("ReduceProd to several elements of unbounded values")
+        out = out.with_bounds(out.lo, [top])
+    return out
+
+
+def constant_only(kind: str, inputs: Sequence[Tensor], attrs: dict | None = None) -> Tensor:
+    """Ops without their own bound rule: OpenVINO evaluates them only on constant inputs."""
+    _need_const(*inputs)
+    attrs = attrs or {}
+    if kind == "floor":
+        _check_type(kind, inputs[0].et)
+        return inputs[0]
+    if kind == "reducesum":
+        _check_type(kind, inputs[0].et)
+        return _reduce(inputs[0], inputs[1], bool(attrs.get("keep_dims")), sum)
+    if kind == "range":
+        return range_(*inputs, et=attrs.get("output_type") or inputs[0].et)
+    raise Unsupported(kind)
+
+
+def range_(start: Tensor, stop: Tensor, step: Tensor, et: str) -> Tensor:
+    """``Range-4`` on constant scalars."""
+    if et not in INT_RANGES:
+        raise Unsupported(f"Range output_type {et}")
+    b, e, s = (_ints(t, "Range input")[0] if t.lo else 0 for t in (start, stop, step))
+    if s == 0:
+        raise Unsupported("Range with step 0")
+    r = range(b, e, s)
+    if len(r) > MAX_ELEMENTS:
+        raise Unsupported(f"a Range of {len(r)} elements, too long for a shape")
+    return const(et, (len(r),), list(r))
+
+
+# -- shapes of data tensors ------------------------------------------------------------------------
+# OpenVINO re-infers every shape when it reads an IR, and the dims it writes for an interval are
+# only `-1`; these few shape functions recover the intervals that reach a Reshape's input.
+def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
+    """``Dimension::broadcast_merge``; None when the dims cannot broadcast."""
+    a_one, b_one = a.contains(1), b.contains(1)
+    if a_one and b_one:
+        return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
+    if a_one:
+        return b
+    if b_one:
+        return a
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+    return Dim(lo, hi) if lo <= hi else None
+
+
+def numpy_broadcast(shapes: Sequence[Shape]) -> Shape:
+    """Numpy broadcast of several shapes, None where a rank is dynamic or the dims clash."""
+    if any(s is None for s in shapes):
+        return None
+    n = max(len(s) for s in shapes)  # type: ignore[arg-type]
+    out: list[Dim] = [Dim.of(1)] * n
+    for s in shapes:
+        padded = [Dim.of(1)] * (n - len(s)) + list(s)  # type: ignore[arg-type]
+        for i, d in enumerate(padded):
+            merged = broadcast_dim(out[i], d)
+            if merged is None:
+                return None
+            out[i] = merged
+    return out
+
+
+def matmul_shape(a: Shape, b: Shape, transpose_a: bool, transpose_b: bool) -> Shape:
+    if a is None or b is None or not a or not b:
+        return None
+    a, b = list(a), list(b)
+    if transpose_a and len(a) > 1:
+        a[-2], a[-1] = a[-1], a[-2]
+    if transpose_b and len(b) > 1:
+        b[-2], b[-1] = b[-1], b[-2]
+    vec_a, vec_b = len(a) == 1, len(b) == 1
+    if vec_a:
+        a = [Dim.of(1)] + a
+    if vec_b:
+        b = b + [Dim.of(1)]
+    batch = numpy_broadcast([a[:-2], b[:-2]])
+    if batch is None or not a[-1].compatible(b[-2]):
+        return None
+    return batch + ([] if vec_a else [a[-2]]) + ([] if vec_b else [b[-1]])
+
+
+def transpose_shape(shape: Shape, order: Sequence[int]) -> Shape:
+    if shape is None:
+        return None
+    order = list(order) or list(range(len(shape) - 1, -1, -1))
+    if sorted(order) != list(range(len(shape))):
+        return None
+    return [shape[i] for i in order]
+
+
+def conv_shape(data: Shape, kernel: Sequence[int], out_channels: Dim, strides: Sequence[int],
+               pads_begin: Sequence[int], pads_end: Sequence[int], dilations: Sequence[int]) -> Shape:
+    """``Convolution`` with explicit pads: ``floor((in + pads - dilated kernel) / stride) + 1`` per interval."""
+    n = len(kernel)
+    if data is None or len(data) != n + 2 or not len(strides) == len(pads_begin) == len(pads_end) == len(dilations) == n:
+        return None
+    out = [data[0], out_channels]
+    for d, k, s, pb, pe, dil in zip(data[2:], kernel, strides, pads_begin, pads_end, dilations):
+        span = (k - 1) * dil + 1
+        if s <= 0:
+            return None
+        lo = max(0, d.lo + pb + pe - span) // s + 1
+        if d.hi == INF:
+            hi = INF
+        elif d.hi + pb + pe < span:
+            return None
+        else:
+            hi = (d.hi + pb + pe - span) // s + 1
+        out.append(Dim(lo, hi))
+    return out

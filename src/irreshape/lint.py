@@ -1,0 +1,200 @@
+"""The lint run: which files, which findings survive, in a stable order, over ``--jobs`` processes.
+
+Between :func:`irreshape.check.check_file` (every finding of one file) and the reporters this layer
+applies, per file: rule selection, ``per-file-ignores``, inline ``irreshape:`` comments and severity
+overrides; then over the whole run, the baseline. An internal error on one file is an IR900 finding
+for that file (exit status 2, whatever the selection) unless ``--debug`` asks for the traceback.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .check import FileResult, Options, check_file, iter_paths
+from .config import Settings, path_matches, project_root, relative_path
+from .rules.base import Finding
+
+PROGRESS_MIN_FILES = 20  # show a progress bar (on a terminal) from this many files on
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a run found: per-file results in input order, and what was kept out of them."""
+
+    results: list[FileResult] = field(default_factory=list)
+    root: str = "."  # repository root: reported paths are relative to it
+    baselined: int = 0  # findings not reported because the baseline holds them
+    internal_errors: int = 0
+    fixes: list = field(default_factory=list)  # FixOutcome of every file --fix/--diff would change
+
+    @property
+    def fixed_layers(self) -> int:
+        return sum(len(f.fixed) for f in self.fixes)
+
+    def exit_code(self, exit_zero: bool = False, diff: bool = False) -> int:
+        if self.internal_errors:
+            return 2
+        if diff:  # --diff: 1 when there is something to fix
+            return int(any(f.changed for f in self.fixes))
+        if exit_zero:
+            return 0
+        return int(any(f.severity == "error" for r in self.results for f in r.findings))
+
+    def relative(self, result: FileResult) -> str:
+        return relative_path(result.path, self.root)
+
+
+def collect(paths: list[str], settings: Settings) -> list[str]:
+    """The IR files to check. Directories are walked (minus ``exclude``); an explicitly named file is
+    checked unless ``--force-exclude`` and excluded; ``foo.bin`` stands for ``foo.xml`` (dropped when
+    there is no such file)."""
+    out: list[str] = []
+    for p in paths:
+        if os.path.isdir(p):
+            out.extend(os.path.normpath(f) for f in iter_paths([p]) if not _excluded(f, settings))
+            continue
+        if p.lower().endswith(".bin"):
+            p = p[:-4] + ".xml"
+            if not os.path.isfile(p):
+                continue
+        if not (settings.force_exclude and _excluded(p, settings)):
+            out.append(p)
+    seen: set[str] = set()
+    return [p for p in out if not ((key := os.path.normpath(p)) in seen or seen.add(key))]
+
+
+def _excluded(path: str, settings: Settings) -> bool:
+    return any(path_matches(path, g) for g in settings.exclude)
+
+
+def run(paths: list[str], settings: Settings, apply_baseline: bool = True) -> Outcome:
+    """Check every IR file under ``paths``; findings filtered and ordered, baseline applied."""
+    files = collect(paths, settings)
+    outcome = Outcome(root=project_root())
+    for result, crashed, fixed in _map(files, settings):
+        if result is not None:
+            outcome.results.append(result)
+            outcome.internal_errors += crashed
+        if fixed is not None and (fixed.changed or fixed.refused or fixed.error):
+            outcome.fixes.append(fixed)
+    if apply_baseline and settings.baseline:
+        from .baseline import Baseline
+
+        known = Baseline.load(settings.baseline)
+        for r in outcome.results:
+            flags = known.known(outcome.relative(r), r.findings)
+            outcome.baselined += sum(flags)
+            r.findings = [f for f, k in zip(r.findings, flags) if not k]
+    return outcome
+
+
+def write_baseline(outcome: Outcome, file: str) -> int:
+    from .baseline import write
+
+    return write(file, ((outcome.relative(r), r.findings) for r in outcome.results))
+
+
+# -- one file ---------------------------------------------------------------------------------------
+FIXABLE = frozenset({"IR101", "IR102", "IR105"})  # the findings --fix resolves
+
+
+def lint_file(path: str, settings: Settings):
+    """(the filtered result, whether irreshape failed internally on the file, the FixOutcome of --fix or
+    --diff or None); the result is None for XML that is not an IR. check_file turns an internal failure
+    into an IR900 finding, or raises with ``--debug``."""
+    options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug)
+    result = check_file(path, options)
+    if result is None:
+        return None, False, None
+    _filter(result, settings)
+    fixed = None
+    if settings.fix and not result.internal_error and result.model is not None:
+        from .fix import fix_file
+
+        # fix only what is still reported: a suppressed or baselined-away finding is left alone
+        wanted = {f.layer.id for f in result.findings if f.code in FIXABLE and f.layer is not None}
+        fixed = fix_file(result, write=settings.fix == "fix", skip=lambda lid: lid not in wanted)
+        if fixed.written:  # report what remains
+            result = check_file(path, options) or result
+            _filter(result, settings)
+    result.model = None  # results travel between processes; reporters need only the spans
+    return result, result.internal_error, fixed
+
+
+def _filter(result: FileResult, settings: Settings) -> None:
+    from .suppress import from_model
+
+    model = result.model
+    ignored = set().union(*(codes for glob, codes in settings.per_file_ignores if path_matches(result.path, glob)))
+    inline = from_model(model) if model is not None else None
+    kept = []
+    for f in result.findings:
+        if f.code not in settings.enabled or f.code in ignored or (inline and inline.suppresses(f)):
+            continue
+        f.severity = settings.severity.get(f.code, f.severity)
+        kept.append(f)
+    if model is not None:
+        _stamp_spans(kept, model)
+    result.findings = kept
+
+
+def _stamp_spans(findings: list[Finding], model) -> None:
+    """``extra["span"]``: the first and last line of the layer element holding each finding's line."""
+    layers = sorted([*model.layers.values(), *model.duplicates], key=lambda la: la.line)
+    starts = [la.line for la in layers]
+    for f in findings:
+        if not f.line:
+            continue
+        i = bisect.bisect_right(starts, f.line) - 1
+        inside = i >= 0 and f.line <= layers[i].end_line
+        f.extra["span"] = (layers[i].line, layers[i].end_line) if inside else (f.line, f.line)
+
+
+# -- many files ---------------------------------------------------------------------------------------
+_settings: Optional[Settings] = None
+
+
+def _init(settings: Settings) -> None:
+    global _settings
+    _settings = settings
+
+
+def _lint_in_worker(path: str):
+    assert _settings is not None
+    return lint_file(path, _settings)
+
+
+def _map(files: list[str], settings: Settings):
+    """Results in the order of ``files``, from ``settings.jobs`` processes, with a progress bar on a terminal."""
+    jobs = min(settings.jobs, len(files))
+    progress = _progress(len(files)) or (lambda it: it)
+    if jobs <= 1:
+        yield from progress(lint_file(p, settings) for p in files)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(jobs, initializer=_init, initargs=(settings,)) as pool:
+        yield from progress(pool.map(_lint_in_worker, files, chunksize=max(1, len(files) // (jobs * 8))))
+
+
+def _progress(total: int):
+    """A function wrapping an iterator with a progress bar, or None when it would be noise."""
+    if total < PROGRESS_MIN_FILES or not sys.stderr.isatty() or os.environ.get("CI"):
+        return None
+    from rich.console import Console
+    from rich.progress import track
+
+    console = Console(file=sys.stderr)
+    return lambda it: track(it, total=total, description="Checking", console=console, transient=True)
+
+
+def default_jobs() -> int:
+    """All the cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1

@@ -1,0 +1,22 @@
+"""``--statistics``: how many findings each rule produced, instead of the findings."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from typing import TextIO
+
+from ..check import FileResult
+from ..rules import BY_CODE
+
+
+def statistics(results: list[FileResult], out: TextIO, as_json: bool = False) -> None:
+    counts = Counter(f.code for r in results for f in r.findings)
+    rows = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    if as_json:
+        json.dump([{"code": c, "name": BY_CODE[c].name, "count": n} for c, n in rows], out, indent=2)
+        out.write("\n")
+        return
+    width = len(str(rows[0][1])) if rows else 1
+    for code, n in rows:
+        out.write(f"{n:>{width}}\t{code}\t{BY_CODE[code].name}\n")

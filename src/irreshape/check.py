@@ -116,13 +116,18 @@ def _internal_error(path: str, exc: Exception, layer=None) -> Finding:
 
 
 def check_file(path: str, options: Options | None = None) -> FileResult | None:
-    """Check one IR file. None when the file is XML but not an IR (skipped without a word).
+    """Check one IR ``.xml`` or oneDNN Graph ``.json`` file. None when the file is XML or JSON of another
+    kind (skipped without a word).
 
     Never raises for a bad file, nor for a bug: an unexpected exception becomes an IR900 finding and
     ``internal_error`` (unless ``options.debug``).
     """
     options = options or Options()
     try:
+        if path.lower().endswith(".json"):
+            from .onednn import check_json
+
+            return check_json(path, options)
         return check_model(parse(path, options.max_xml_size), options)
     except NotIR:
         return None
@@ -133,8 +138,10 @@ def check_file(path: str, options: Options | None = None) -> FileResult | None:
 
 
 def iter_paths(paths: list[str]) -> list[str]:
-    """Expand directories into the IR ``.xml`` files below them (sorted); files are kept as given."""
+    """Expand directories into the IR ``.xml`` files and oneDNN Graph ``.json`` files below them
+    (sorted); files named explicitly are kept as given."""
     from .ir import sniff_is_ir
+    from .onednn import is_onednn_json
 
     out: list[str] = []
     for p in paths:
@@ -143,10 +150,10 @@ def iter_paths(paths: list[str]) -> list[str]:
             for root, dirs, files in os.walk(p):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in files:
-                    if name.lower().endswith(".xml"):
-                        full = os.path.join(root, name)
-                        if sniff_is_ir(full):
-                            found.append(full)
+                    full = os.path.join(root, name)
+                    low = name.lower()
+                    if (low.endswith(".xml") and sniff_is_ir(full)) or (low.endswith(".json") and is_onednn_json(full)):
+                        found.append(full)
             out.extend(sorted(found))
         else:
             out.append(p)

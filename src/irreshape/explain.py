@@ -47,7 +47,15 @@ def explain(path: str, wanted: str, max_xml_size: Optional[int] = None) -> list[
 
     result = check_file(path, Options(max_xml_size=max_xml_size) if max_xml_size else None)
     if result is None:
-        raise ExplainError(f"{path} is not an OpenVINO IR (its root element is not <net>)")
+        raise ExplainError(f"{path} is not an OpenVINO IR (its root element is not <net>) "
+                           "nor a oneDNN Graph document")
+    if path.lower().endswith(".json"):
+        from .onednn import explain as explain_op
+
+        lines = explain_op(result, wanted)
+        if not lines:
+            raise ExplainError(f"{path} has no reshape op {wanted!r}")
+        return lines
     if result.model is None or not result.model.layers:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no layers"
         raise ExplainError(f"{path} cannot be read as an IR: {problems}")

@@ -86,22 +86,36 @@ def fix_file(result: "FileResult", write: bool, skip: Skip = ()) -> FixOutcome:
             original = f.read()
     except OSError as e:
         return FixOutcome(path, b"", error=f"cannot read: {e.strerror or e}")
-    model = result.model
-    if model is None:  # results that crossed a process boundary (--jobs) travel without it
-        from .ir import NotIR, parse
-
-        try:
-            model = parse(path)
-        except NotIR:
-            return FixOutcome(path, original, error="no longer an IR file")
     outcome = FixOutcome(path, original)
     lines = original.splitlines(keepends=True)
-    changes = _changes(lines, _plan(result, model, _skipper(skip), lines, outcome))
-    if not changes:
-        return outcome
-    outcome.new_bytes = _apply(lines, changes)
+    if path.lower().endswith(".json"):  # a oneDNN Graph document: rewrite the output `shape` lists
+        import difflib
+
+        from .onednn_fix import fix_bytes
+
+        new = fix_bytes(original, result.layers, _skipper(skip))
+        if new == original:
+            return outcome
+        outcome.fixed = [r.layer.ref for r in result.layers if r.status == MISMATCH and not _skipper(skip)(r.layer.id)]
+        outcome.diff_text = "".join(difflib.unified_diff(
+            original.decode("utf-8", "replace").splitlines(keepends=True),
+            new.decode("utf-8", "replace").splitlines(keepends=True), path, path))
+    else:
+        model = result.model
+        if model is None:  # results that crossed a process boundary (--jobs) travel without it
+            from .ir import NotIR, parse
+
+            try:
+                model = parse(path)
+            except NotIR:
+                return FixOutcome(path, original, error="no longer an IR file")
+        changes = _changes(lines, _plan(result, model, _skipper(skip), lines, outcome))
+        if not changes:
+            return outcome
+        new = _apply(lines, changes)
+        outcome.diff_text = unified_diff(path, lines, changes)
+    outcome.new_bytes = new
     outcome.changed = True
-    outcome.diff_text = unified_diff(path, lines, changes)
     if write:
         try:
             write_atomic(path, outcome.new_bytes)

@@ -112,7 +112,7 @@ def lint_file(path: str, settings: Settings):
         return None, False, None
     _filter(result, settings)
     fixed = None
-    if settings.fix and not result.internal_error and result.model is not None:
+    if settings.fix and not result.internal_error and (result.model is not None or path.lower().endswith(".json")):
         from .fix import fix_file
 
         # fix only what is still reported: a suppressed or baselined-away finding is left alone

@@ -226,3 +226,30 @@ def test_non_utf8_path(tmp_path: Path, fmt: str, encoding: str) -> None:
     if fmt == "json":
         [file] = run.json()["files"]
         assert os.path.basename(file["path"]).startswith("m") and file["path"].endswith(".xml")
+
+
+def test_line_numbers_stay_exact_past_65535(tmp_path):
+    """libxml2 keeps 16-bit line numbers; layers, ports and edges far down a big file keep their lines."""
+    from irreshape.ir import parse
+
+    head = ['<?xml version="1.0"?>', '<net name="big" version="11">', "\t<layers>"]
+    body: list[str] = []
+    n = 0
+    while len(head) + len(body) < 70000:
+        line = len(head) + len(body) + 1
+        body += [f'\t\t<layer id="{n}" name="l{line}" type="Relu" version="opset1">', "\t\t\t<output>",
+                 f'\t\t\t\t<port id="{line + 2}" precision="FP32">', "\t\t\t\t\t<dim>2</dim>", "\t\t\t\t</port>",
+                 "\t\t\t</output>", "\t\t</layer>"]
+        n += 1
+    lines = head + body + ["\t</layers>", "\t<edges>"]
+    edge_line = len(lines) + 1
+    lines += [f'\t\t<edge from-layer="0" from-port="{edge_line}" to-layer="1" to-port="0" />', "\t</edges>", "</net>"]
+    path = tmp_path / "big.xml"
+    path.write_text("\n".join(lines) + "\n")
+    model = parse(str(path))
+    wrong = [(la.name, la.line) for la in model.layers.values() if la.name != f"l{la.line}"]
+    assert wrong == []
+    assert all(int(la.outputs[0].id) == la.outputs[0].line for la in model.layers.values())
+    assert all(la.outputs[0].dim_lines == (la.outputs[0].line + 1,) for la in model.layers.values())
+    assert model.edges[0].line == edge_line == int(model.edges[0].from_port)
+    assert max(la.line for la in model.layers.values()) > 65535

@@ -242,20 +242,35 @@ def clip(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
+def line_of(el) -> int:
+    """The 1-based line of an element's start tag.
+
+    libxml2 keeps line numbers in 16 bits; past line 65534 lxml's ``sourceline`` reports the line
+    where the element's first text (or, for an empty element, its tail) ends, one line too far
+    for the usual newline-and-indent. Count those newlines back out.
+    """
+    line = el.sourceline or 0
+    if line >= 65535 and isinstance(el.tag, str):
+        text = el.text if el.text is not None else el.tail
+        if text:
+            line -= text.count("\n")
+    return line
+
+
 def _dims(port_el, layer: Layer, findings: list[Finding]) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
     dims: list[int] = []
     lines: list[int] = []
     ok = True
     for d in port_el.iterchildren("dim"):
         text = (d.text or "").strip()
-        lines.append(d.sourceline or 0)
+        lines.append(line_of(d))
         v = int(text) if _INT.fullmatch(text) and len(text) <= 40 else None
         if v is None or v < -1 or v > INT64_MAX:
             ok = False
             why = ("is beyond int64" if v is not None and v > INT64_MAX else
                    "is below -1" if v is not None else "is not an integer")
             findings.append(Finding(S.BAD_DIM, f"layer {clip(layer.name)!r} port {clip(port_el.get('id', ''))!r}: "
-                                    f"<dim>{clip(text)}</dim> {why}", d.sourceline, layer.ref))
+                                    f"<dim>{clip(text)}</dim> {why}", line_of(d), layer.ref))
             continue
         dims.append(v)
     return (tuple(dims) if ok else None), tuple(lines)
@@ -265,18 +280,19 @@ def _read_layer(el, findings: list[Finding]) -> Layer:
     data_el = el.find("data")
     layer = Layer(
         id=el.get("id", ""), name=el.get("name", ""), type=el.get("type", ""), version=el.get("version", ""),
-        line=el.sourceline or 0, data=dict(data_el.attrib) if data_el is not None else {},
+        line=line_of(el), data=dict(data_el.attrib) if data_el is not None else {},
         inputs=[], outputs=[],
     )
-    last = el.sourceline or 0
+    last = line_of(el)
     for section, target in (("input", layer.inputs), ("output", layer.outputs)):
         sec = el.find(section)
         if sec is None:
             continue
         for p in sec.iterchildren("port"):
             dims, lines = _dims(p, layer, findings)
-            target.append(Port(p.get("id", ""), dims, p.sourceline or 0, p.get("precision"), lines))
-            last = max(last, p.sourceline or 0, *lines)
+            port_line = line_of(p)
+            target.append(Port(p.get("id", ""), dims, port_line, p.get("precision"), lines))
+            last = max(last, port_line, *lines)
     layer.end_line = last
     return layer
 
@@ -333,7 +349,7 @@ def _read(model: IRModel, stream: _Capped) -> None:
                     return
             if event == "comment":
                 if _DIRECTIVE.search(el.text or ""):
-                    model.comments.append((el.sourceline or 0, el.text or ""))
+                    model.comments.append((line_of(el), el.text or ""))
                 continue
             tag = el.tag
             if tag not in ("layer", "edge", "layers"):
@@ -352,7 +368,7 @@ def _read(model: IRModel, stream: _Capped) -> None:
                         model.layers[layer.id] = layer
                 else:
                     model.edges.append(Edge(el.get("from-layer", ""), el.get("from-port", ""),
-                                            el.get("to-layer", ""), el.get("to-port", ""), el.sourceline or 0))
+                                            el.get("to-layer", ""), el.get("to-port", ""), line_of(el)))
             _free(el)
     except etree.XMLSyntaxError as e:
         line, col = e.position if e.position else (0, 0)

@@ -243,7 +243,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         status = _compare(layer, declared, expected, find)
         if res.status == OK:
             res.status = status
-    findings.extend(_check_consumers(layer, out_port, declared, graph))
+    findings.extend(_check_consumers(layer, out_port, declared, graph, expected))
     return res, findings
 
 
@@ -296,11 +296,26 @@ def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph") -> Iterator[
                       f"port {src_port.id} produces {_fmt(theirs)}", port.line, layer.ref)
 
 
-def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph") -> Iterator[Finding]:
-    if declared is None:
-        return
+def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
+                     expected: Shape = None) -> Iterator[Finding]:
+    """Each consumer's input port must agree with the Reshape's output.
+
+    Where the output is recomputed, a consumer is judged against the recomputed dims, so a lying
+    output port (already IR101/IR102) does not also blame the consumers that have it right. A
+    consumer that is itself a Reshape checks its own input port (IR106): the blame goes to it alone.
+    """
     for c_layer, c_port in graph.model.consumers(layer.id, out_port.id):
-        if c_port.dims is not None and list(c_port.dims) != declared:
-            yield Finding(CONSUMER_MISMATCH, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): output declares "
-                          f"{_fmt(declared)}, but consumer {c_layer.type} {c_layer.name!r} (id {c_layer.id}) "
-                          f"input port {c_port.id} declares {_fmt(c_port.dims)}", c_port.line, layer.ref)
+        if c_port.dims is None or c_layer.kind in KINDS:
+            continue
+        if expected is not None:
+            theirs = c_port.dims
+            if len(theirs) == len(expected) and all(d == -1 or e.contains(d) for d, e in zip(theirs, expected)):
+                continue
+            reference = f"is {format_shape(expected)}"
+        elif declared is None or list(c_port.dims) == declared:
+            continue
+        else:
+            reference = f"declares {_fmt(declared)}"
+        yield Finding(CONSUMER_MISMATCH, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): output {reference}, "
+                      f"but consumer {c_layer.type} {c_layer.name!r} (id {c_layer.id}) input port {c_port.id} "
+                      f"declares {_fmt(c_port.dims)}", c_port.line, layer.ref)

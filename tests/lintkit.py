@@ -10,7 +10,7 @@ from typing import Optional
 
 FIXTURES = Path(__file__).parent / "data" / "lint"
 # broken.xml: flatten declares [2,13] (IR101, line 22); split_heads declares [2,3,-1] (IR105, line 49)
-# and its input port [2,13] (IR106, line 52). good.xml: the same graph with correct dims.
+# and its input port [2,14] (IR106, line 52: neither the [2,13] flatten declares nor the [2,12] it produces). good.xml: the same graph with correct dims.
 BROKEN_CODES = ["IR101", "IR105", "IR106"]
 _CLEAN_ENV = {"GITHUB_ACTIONS": None, "NO_COLOR": None, "FORCE_COLOR": None, "CI": None}
 

@@ -129,7 +129,7 @@ def test_baseline_key_is_relative_to_the_config_file(repo, monkeypatch):
 @pytest.mark.parametrize("layers, expected", [
     ([], "all"),
     ([Selection(select=["IR10"])], {f"IR10{i}" for i in range(1, 10)}),
-    ([Selection(select=["IR1"], ignore=["IR10"])], {"IR110"}),
+    ([Selection(select=["IR1"], ignore=["IR10"])], {"IR110", "IR111"}),
     ([Selection(select=["IR101"], ignore=["IR1"])], {"IR101"}),
     ([Selection(select=["IR101"]), Selection(extend_select=["IR102"])], {"IR101", "IR102"}),
     ([Selection(select=["IR101"]), Selection(select=["IR102"])], {"IR102"}),

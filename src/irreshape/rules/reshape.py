@@ -21,8 +21,10 @@ OUTPUT_MISMATCH = rule("IR101", "reshape-output-mismatch", ERROR, """
 
     OpenVINO ignores declared dims when it reads an IR and re-infers them, so such a file loads
     without a word, while every tool that reads the XML (viewers, partitioners, code generators)
-    is misled. A static declared dim must equal the recomputed static dim, or lie inside the
-    recomputed interval. Fix: re-export the model, or run `irreshape check --fix`.
+    is misled. A static declared dim must equal the recomputed static dim; where the recomputed dim
+    is dynamic (`?` or an interval such as `1..8`) the declared dim must be -1, as OpenVINO writes
+    it: a static value there claims a length no export could know. Fix: re-export the model, or run
+    `irreshape check --fix`.
     """)
 RANK_MISMATCH = rule("IR102", "reshape-rank-mismatch", ERROR, """
     A Reshape declares a different number of output dims than its pattern produces.
@@ -69,8 +71,17 @@ SPECIAL_ZERO = rule("IR110", "reshape-special-zero-spelling", WARNING, """
     OpenVINO silently reads anything else, and a missing attribute, as `false`.
     """)
 
+LITERAL_ZERO = rule("IR111", "reshape-literal-zero", ERROR, """
+    With special_zero=false a 0 in the pattern is a literal 0, so the output is empty, while the input
+    is not known to be empty.
+
+    The classic special_zero mistake (a 0 meant to copy an input dim): OpenVINO accepts it for a
+    dynamic input, where no volume check runs, and the model fails or computes nothing at run
+    time. Where the input has a static 0 the empty output is intended and nothing is reported.
+    """)
+
 RULES = (OUTPUT_MISMATCH, RANK_MISMATCH, INVALID_PATTERN, VOLUME_MISMATCH, DYNAMIC_DECLARED,
-         INPUT_MISMATCH, CONSUMER_MISMATCH, PATTERN_PORT, UNVERIFIED, SPECIAL_ZERO)
+         INPUT_MISMATCH, CONSUMER_MISMATCH, PATTERN_PORT, UNVERIFIED, SPECIAL_ZERO, LITERAL_ZERO)
 
 KINDS = {"reshape": "Reshape", "staticreshape": "StaticReshape", "dynamicreshape": "DynamicReshape"}
 
@@ -144,9 +155,9 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         res.status = INVALID
         return res, findings
 
-    in_shape = graph.input_shape(layer, data_port)
-    res.input_shape = in_shape
-    findings.extend(_check_input_edge(layer, data_port, graph))
+    candidates = _input_candidates(layer, data_port, graph)
+    in_shape = res.input_shape = candidates[0]
+    findings.extend(_check_input_edge(layer, data_port, graph, candidates))
 
     # -- the pattern ---------------------------------------------------------------------------
     bounds: Optional[list[Bound]] = None
@@ -213,12 +224,20 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         return res, findings
 
     # -- recompute --------------------------------------------------------------------------
-    try:
-        if kind == "reshape":
-            expected = reshape_v1(in_shape, bounds, sz)
-        else:
-            expected = onednn_reshape(in_shape, bounds, sz)
-    except ReshapeError as e:
+    # With a lying Reshape upstream, take the reading of its output that explains this layer: the
+    # blame stays with the layer that lies.
+    engine = reshape_v1 if kind == "reshape" else onednn_reshape
+    outcomes = []
+    for shape in candidates:
+        try:
+            outcomes.append((shape, engine(shape, bounds, sz)))
+        except ReshapeError as e:
+            outcomes.append((shape, e))
+    in_shape, expected = next((o for o in outcomes if declared is not None and not isinstance(o[1], ReshapeError)
+                               and _agrees_all(declared, o[1])), outcomes[0])
+    res.input_shape = in_shape
+    if isinstance(expected, ReshapeError):
+        e = expected
         find(INVALID_PATTERN, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): input {format_shape(in_shape)}, "
              f"pattern {_fmt(b.lo if b.lo == b.hi else '?' for b in bounds)}, special_zero={str(sz).lower()}: "
              f"{e.message}")
@@ -228,6 +247,13 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     res.expected = expected
     res.expected_known = True
     graph.set_shape(layer.id, out_port.id, expected)
+
+    zeros = [i for i, b in enumerate(bounds) if b.lo == b.hi == 0]
+    if not sz and zeros and in_shape is not None and not any(d == 0 for d in in_shape):
+        find(LITERAL_ZERO, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): special_zero=false makes the 0 at "
+             f"index {', '.join(map(str, zeros))} a literal 0, so the output {format_shape(expected)} is empty while "
+             f"the input {format_shape(in_shape)} is not known to be (special_zero=true copies input dims)")
+        res.status = INVALID
 
     if is_static_shape(in_shape) and is_static_shape(expected):
         vin = volume(d.lo for d in in_shape)  # type: ignore[union-attr]
@@ -255,6 +281,34 @@ def _input(layer: "Layer", index: int) -> Optional["Port"]:
     return layer.inputs[index] if len(layer.inputs) > index else None
 
 
+def _input_candidates(layer: "Layer", port: "Port", graph: "Graph") -> list[Shape]:
+    """The input shape, and where a checked Reshape feeds it with dims other than it declares, that
+    Reshape's declared dims as a second reading."""
+    first = graph.input_shape(layer, port)
+    src = graph.model.producer(layer.id, port.id)
+    if src is None or src[1].dims is None or graph.computed(src[0].id, src[1].id) is None:
+        return [first]
+    declared = [Dim.of(v) for v in src[1].dims]
+    if first is not None and [d.to_ir() for d in first] == [d.to_ir() for d in declared]:
+        return [first]
+    return [first, declared]
+
+
+def _agrees_all(declared: list[int], expected: Shape) -> bool:
+    return expected is not None and len(declared) == len(expected) and all(
+        agrees(d, e) and not (d == -1 and e.is_static) for d, e in zip(declared, expected))
+
+
+def agrees(declared: int, expected: Dim) -> bool:
+    """Can a declared ``<dim>`` stand for the recomputed dim?
+
+    ``-1`` stands for anything. A static value must be the recomputed static value: OpenVINO's
+    serializer writes ``-1`` for every dim it cannot prove static (``?`` and intervals alike), so a
+    static value where the dim is dynamic claims what no export could know.
+    """
+    return declared == -1 or (expected.is_static and expected.lo == declared)
+
+
 def _compare(layer: "Layer", declared: list[int], expected: list[Dim], find) -> str:
     name = f"{kind_name(layer)} {layer.name!r} (id {layer.id})"
     exp = format_shape(expected)
@@ -262,7 +316,7 @@ def _compare(layer: "Layer", declared: list[int], expected: list[Dim], find) -> 
         find(RANK_MISMATCH, f"{name}: declares {_fmt(declared)} (rank {len(declared)}), "
              f"expected {exp} (rank {len(expected)})")
         return MISMATCH
-    bad = [i for i, (d, e) in enumerate(zip(declared, expected)) if d != -1 and not e.contains(d)]
+    bad = [i for i, (d, e) in enumerate(zip(declared, expected)) if not agrees(d, e)]
     if bad:
         find(OUTPUT_MISMATCH, f"{name}: declares {_fmt(declared)}, expected {exp} "
              f"(dim {', '.join(str(i) for i in bad)})")
@@ -275,22 +329,18 @@ def _compare(layer: "Layer", declared: list[int], expected: list[Dim], find) -> 
     return OK
 
 
-def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph") -> Iterator[Finding]:
+def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: list[Shape]) -> Iterator[Finding]:
+    """The input port must hold what its producer produces: a Parameter's `shape` attribute (its port
+    dims are only decoration), a checked Reshape's recomputed (or, when that one lies, declared) dims."""
     src = graph.model.producer(layer.id, port.id)
     if src is None or src[1].dims is None or port.dims is None:
         return
     src_layer, src_port = src
-    theirs = src_port.dims
-    # a Parameter's `shape` attribute is what OpenVINO reads; its port dims are only decoration
-    if src_layer.kind == "parameter":
-        shape = graph.shape(src_layer, src_port)
-        if shape is not None:
-            theirs = tuple(d.to_ir() for d in shape)
-    # where the producer is a checked Reshape, compare with what it really produces
-    computed = graph.computed(src_layer.id, src_port.id)
-    if computed is not None:
-        theirs = tuple(d.to_ir() for d in computed)
-    if tuple(port.dims) != tuple(theirs):
+    readings = [tuple(d.to_ir() for d in c) for c in candidates if c is not None]
+    if src_layer.kind != "parameter" and graph.computed(src_layer.id, src_port.id) is None:
+        readings = [tuple(src_port.dims)]
+    theirs = readings[0] if readings else tuple(src_port.dims)
+    if tuple(port.dims) not in readings:
         yield Finding(INPUT_MISMATCH, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): input port {port.id} "
                       f"declares {_fmt(port.dims)}, but {src_layer.type} {src_layer.name!r} (id {src_layer.id}) "
                       f"port {src_port.id} produces {_fmt(theirs)}", port.line, layer.ref)
@@ -309,7 +359,7 @@ def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
             continue
         if expected is not None:
             theirs = c_port.dims
-            if len(theirs) == len(expected) and all(d == -1 or e.contains(d) for d, e in zip(theirs, expected)):
+            if len(theirs) == len(expected) and all(agrees(d, e) for d, e in zip(theirs, expected)):
                 continue
             reference = f"is {format_shape(expected)}"
         elif declared is None or list(c_port.dims) == declared:

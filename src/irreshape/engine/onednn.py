@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from ..dims import Dim, Shape, format_shape, is_static_shape, volume
 from .reshape import Bound, ReshapeError, reshape_v1
+from .shapes import matmul_shape, numpy_broadcast
 
 
 def onednn_reshape(input_shape: Shape, bounds: Sequence[Bound], special_zero: bool) -> Shape:
@@ -112,50 +113,6 @@ def consensus(shapes: Sequence[Shape]) -> Shape:
     return merge(max(groups.values(), key=lambda g: g[1])[0], *shapes)
 
 
-def _broadcast_dim(a: Dim, b: Dim) -> Dim | None:
-    if a == 1:
-        return b
-    if b == 1 or a.is_dynamic and b.is_dynamic:
-        return a
-    if a.is_static and b.is_static:
-        return a if a == b else None
-    return a if a.is_static else b
-
-
-def broadcast(shapes: Sequence[Shape]) -> Shape:
-    """numpy broadcasting; None when a rank is unknown or two static dims clash."""
-    if not shapes or any(s is None for s in shapes):
-        return None
-    rank = max(len(s) for s in shapes)  # type: ignore[arg-type]
-    out = [Dim.of(1)] * rank
-    for s in shapes:
-        padded = [Dim.of(1)] * (rank - len(s)) + list(s)  # type: ignore[arg-type]
-        for i, d in enumerate(padded):
-            r = _broadcast_dim(out[i], d)
-            if r is None:
-                return None
-            out[i] = r
-    return out
-
-
-def matmul(a: Shape, b: Shape, transpose_a: bool, transpose_b: bool) -> Shape:
-    """MatMul: transposes of the last two axes, 1-D operands unsqueezed and squeezed back, batch broadcast."""
-    if a is None or b is None or not a or not b or (len(a) == 1 and len(b) == 1):
-        return None
-    a2 = list(a) if len(a) > 1 else [Dim.of(1), a[0]]
-    b2 = list(b) if len(b) > 1 else [b[0], Dim.of(1)]
-    if transpose_a and len(a) > 1:
-        a2[-2], a2[-1] = a2[-1], a2[-2]
-    if transpose_b and len(b) > 1:
-        b2[-2], b2[-1] = b2[-1], b2[-2]
-    if a2[-1].is_static and b2[-2].is_static and a2[-1] != b2[-2]:
-        return None
-    batch = broadcast([a2[:-2], b2[:-2]])
-    if batch is None:
-        return None
-    return batch + ([a2[-2]] if len(a) > 1 else []) + ([b2[-1]] if len(b) > 1 else [])
-
-
 def transpose(shape: Shape, order: object) -> Shape:
     perm = _int_list(order)
     if shape is None or perm is None or len(perm) != len(shape):
@@ -200,10 +157,10 @@ def infer_output(kind: str, attrs: Mapping[str, object], inputs: Sequence[Shape]
     if k in SAME_AS_INPUT:
         return inputs[0]
     if k in BROADCAST:
-        return broadcast(inputs)
+        return numpy_broadcast(inputs)
     if k == "matmul" and len(inputs) >= 2:
-        return matmul(inputs[0], inputs[1], bool(flag(attrs.get("transpose_a"))),
-                      bool(flag(attrs.get("transpose_b"))))
+        return matmul_shape(inputs[0], inputs[1], bool(flag(attrs.get("transpose_a"))),
+                            bool(flag(attrs.get("transpose_b"))))
     if k == "statictranspose":
         return transpose(inputs[0], attrs.get("order"))
     if k == "staticreshape":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from collections import deque
 from dataclasses import dataclass, field
@@ -123,6 +124,8 @@ def check_file(path: str, options: Options | None = None) -> FileResult | None:
     ``internal_error`` (unless ``options.debug``).
     """
     options = options or Options()
+    collecting = gc.isenabled()
+    gc.disable()  # a parse makes a million objects and no cycle: collections would scan them again and again
     try:
         if path.lower().endswith(".json"):
             from .onednn import check_json
@@ -135,6 +138,9 @@ def check_file(path: str, options: Options | None = None) -> FileResult | None:
         if options.debug:
             raise
         return FileResult(path, findings=[_internal_error(path, e)], internal_error=True)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def iter_paths(paths: list[str]) -> list[str]:

@@ -62,6 +62,22 @@ class _NoBounds:
 _Result = V.Tensor | _NoBounds | Unknown
 
 
+_DIMS: dict[int, Dim] = {}  # Dim.of(n) for the values seen: a Dim is never changed once made
+
+
+def _declared(dims: tuple[int, ...]) -> list[Dim]:
+    """``[Dim.of(n) for n in dims]``, sharing the Dim objects."""
+    out = []
+    for n in dims:
+        d = _DIMS.get(n)
+        if d is None:
+            d = Dim.of(n)
+            if len(_DIMS) < 4096:
+                _DIMS[n] = d
+        out.append(d)
+    return out
+
+
 def _describe(layer: Layer) -> str:
     return f"{layer.type} {layer.name!r} (id {layer.id})"
 
@@ -124,7 +140,7 @@ class Graph:
             return None
         if not port.dims and layer.kind == "parameter":
             return []  # no `shape` attribute and no dims: a scalar
-        return [Dim.of(v) for v in port.dims]
+        return _declared(port.dims)
 
     def input_shape(self, layer: Layer, port: Port) -> Shape:
         """The shape arriving at an input port: the producer's, or this port's own dims without an edge."""
@@ -133,7 +149,7 @@ class Graph:
             return self.shape(*src)
         if port.dims is None:
             return None
-        return [Dim.of(v) for v in port.dims]
+        return _declared(port.dims)
 
     # -- values ----------------------------------------------------------------------------------
     def input_value(self, layer: Layer, port: Port) -> Evaluated:
@@ -183,25 +199,29 @@ class Graph:
 
         A cycle or a path deeper than MAX_DEPTH gives the port ``fail(layer, port, reason)``.
         """
-        stack = [root]
+        stack = [(root[0], root[1], sources(root[0]), 0)]  # (layer, port, its sources, how many are done)
         on_path = {(root[0].id, root[1].id)}
         while stack:
-            lay, out = stack[-1]
+            lay, out, srcs, done = stack[-1]
             key = (lay.id, out.id)
             if key in memo:
                 stack.pop()
                 on_path.discard(key)
                 continue
-            pending = next((src for src in sources(lay)
-                            if src is not None and (src[0].id, src[1].id) not in memo), None)
-            if pending is None:
+            # sources found in the memo stay there: the scan goes on where it stopped
+            while done < len(srcs) and (srcs[done] is None or (srcs[done][0].id, srcs[done][1].id) in memo):
+                done += 1
+            if done == len(srcs):
                 memo[key] = compute(lay, out)
-            elif (pending[0].id, pending[1].id) in on_path:
+                continue
+            pending = srcs[done]
+            stack[-1] = (lay, out, srcs, done)
+            if (pending[0].id, pending[1].id) in on_path:
                 memo[key] = fail(lay, out, f"the shape subgraph has a cycle through {_describe(pending[0])}")
             elif len(stack) >= MAX_DEPTH:
                 memo[key] = fail(lay, out, f"the shape subgraph is deeper than {MAX_DEPTH} layers at {_describe(lay)}")
             else:
-                stack.append(pending)
+                stack.append((pending[0], pending[1], sources(pending[0]), 0))
                 on_path.add((pending[0].id, pending[1].id))
 
     def _sources(self, layer: Layer) -> list[tuple[Layer, Port] | None]:

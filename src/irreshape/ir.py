@@ -1,8 +1,10 @@
 """OpenVINO IR ``.xml`` → plain dataclasses, with source lines; ``.bin`` reads that are lazy and bounds-checked.
 
-The parser is hardened (no entities, no DTD, no network) and streams the document: it keeps the
-few attributes and dims the checks need and frees each ``<layer>`` as soon as it is read, so memory
-follows the number of layers, not the size of the document.
+The parser is hardened (no entities, no DTD, no network) and streams the document: only layers, edges
+and comments reach Python, each ``<layer>`` is freed as soon as it is read, and the model keeps the
+few attributes and dims the checks need, sharing what repeats (strings, ``<data>`` dicts, dims tuples;
+none is ever changed) and deriving the ``<dim>`` lines of the usual one-per-line layout. Memory follows
+the number of layers, not the size of the document.
 """
 
 from __future__ import annotations
@@ -27,7 +29,14 @@ class Port:
     dims: tuple[int, ...] | None  # None when a <dim> could not be read
     line: int
     precision: str | None = None
-    dim_lines: tuple[int, ...] = ()
+    lines: tuple[int, ...] | None = None  # the <dim> lines; None when they are the lines right after ``line``
+
+    @property
+    def dim_lines(self) -> tuple[int, ...]:
+        """The line of each ``<dim>``, in order."""
+        if self.lines is not None:
+            return self.lines
+        return tuple(range(self.line + 1, self.line + 1 + len(self.dims or ())))
 
 
 @dataclass(slots=True)
@@ -35,6 +44,7 @@ class Layer:
     id: str
     name: str
     type: str
+    kind: str  # the type lower-cased: OpenVINO matches layer types case-insensitively
     version: str
     line: int
     data: dict[str, str]
@@ -45,11 +55,6 @@ class Layer:
     @property
     def ref(self) -> LayerRef:
         return LayerRef(self.id, self.name, self.type)
-
-    @property
-    def kind(self) -> str:
-        """The type, lower-cased: OpenVINO matches layer types case-insensitively."""
-        return self.type.lower()
 
     def input(self, port_id: str) -> Port | None:
         for p in self.inputs:
@@ -64,7 +69,7 @@ class Layer:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Edge:
     from_layer: str
     from_port: str
@@ -86,8 +91,8 @@ class IRModel:
     duplicates: list[Layer] = field(default_factory=list)
     comments: list[tuple[int, str]] = field(default_factory=list)  # every `irreshape:` comment
     findings: list[Finding] = field(default_factory=list)
-    _producers: dict[tuple[str, str], tuple[str, str]] | None = None
-    _consumers: dict[tuple[str, str], list[tuple[str, str]]] | None = None
+    _into: dict[str, Edge | list[Edge]] | None = None  # the edges into each layer, in file order
+    _from: dict[str, Edge | list[Edge]] | None = None  # the edges out of each layer, in file order
 
     @property
     def bin_path(self) -> str:
@@ -95,31 +100,43 @@ class IRModel:
 
     def producer(self, layer_id: str, port_id: str) -> tuple[Layer, Port] | None:
         """The (layer, output port) feeding input ``port_id`` of ``layer_id``, if the edge and both ends exist."""
-        if self._producers is None:
-            self._index()
-        src = self._producers.get((layer_id, port_id))  # type: ignore[union-attr]
-        if src is None:
-            return None
-        layer = self.layers.get(src[0])
-        port = layer.output(src[1]) if layer else None
-        return (layer, port) if layer and port else None
+        if self._into is None:
+            self._into = _by_layer(self.edges, "to_layer")
+        edges = self._into.get(layer_id, ())
+        for e in (edges,) if isinstance(edges, Edge) else edges:
+            if e.to_port == port_id:  # the first edge into a port counts
+                layer = self.layers.get(e.from_layer)
+                port = layer.output(e.from_port) if layer is not None else None
+                return (layer, port) if port is not None else None  # type: ignore[return-value]
+        return None
 
     def consumers(self, layer_id: str, port_id: str) -> list[tuple[Layer, Port]]:
-        if self._consumers is None:
-            self._index()
+        if self._from is None:
+            self._from = _by_layer(self.edges, "from_layer")
+        edges = self._from.get(layer_id, ())
         out = []
-        for lid, pid in self._consumers.get((layer_id, port_id), ()):  # type: ignore[union-attr]
-            layer = self.layers.get(lid)
-            port = layer.input(pid) if layer else None
+        for e in (edges,) if isinstance(edges, Edge) else edges:
+            if e.from_port != port_id:
+                continue
+            layer = self.layers.get(e.to_layer)
+            port = layer.input(e.to_port) if layer else None
             if layer and port:
                 out.append((layer, port))
         return out
 
-    def _index(self) -> None:
-        self._producers, self._consumers = {}, {}
-        for e in self.edges:
-            self._producers.setdefault((e.to_layer, e.to_port), (e.from_layer, e.from_port))
-            self._consumers.setdefault((e.from_layer, e.from_port), []).append((e.to_layer, e.to_port))
+
+def _by_layer(edges: list[Edge], end: str) -> dict[str, Edge | list[Edge]]:
+    """The edges grouped by the layer id at one ``end``, in file order; a lone edge is not put in a list."""
+    index: dict[str, Edge | list[Edge]] = {}
+    for e in edges:
+        key = getattr(e, end)
+        old = index.setdefault(key, e)
+        if old is not e:
+            if isinstance(old, Edge):
+                index[key] = [old, e]
+            else:
+                old.append(e)
+    return index
 
 
 class NotIR(Exception):
@@ -257,44 +274,116 @@ def line_of(el) -> int:
     return line
 
 
-def _dims(port_el, layer: Layer, findings: list[Finding]) -> tuple[tuple[int, ...] | None, tuple[int, ...]]:
-    dims: list[int] = []
-    lines: list[int] = []
-    ok = True
-    for d in port_el.iterchildren("dim"):
-        text = (d.text or "").strip()
-        lines.append(line_of(d))
-        v = int(text) if _INT.fullmatch(text) and len(text) <= 40 else None
-        if v is None or v < -1 or v > INT64_MAX:
-            ok = False
-            why = ("is beyond int64" if v is not None and v > INT64_MAX else
-                   "is below -1" if v is not None else "is not an integer")
-            findings.append(Finding(S.BAD_DIM, f"layer {clip(layer.name)!r} port {clip(port_el.get('id', ''))!r}: "
-                                    f"<dim>{clip(text)}</dim> {why}", line_of(d), layer.ref))
-            continue
-        dims.append(v)
-    return (tuple(dims) if ok else None), tuple(lines)
+def _bad_dim(text: str | None, d, port_el, layer: Layer, findings: list[Finding]) -> int | None:
+    """The value of a ``<dim>`` whose text is not a known good one; a finding and None when it is bad."""
+    text = (text or "").strip()
+    v = int(text) if _INT.fullmatch(text) and len(text) <= 40 else None
+    if v is not None and -1 <= v <= INT64_MAX:
+        return v
+    why = ("is beyond int64" if v is not None and v > INT64_MAX else
+           "is below -1" if v is not None else "is not an integer")
+    findings.append(Finding(S.BAD_DIM, f"layer {clip(layer.name)!r} port {clip(port_el.get('id', ''))!r}: "
+                            f"<dim>{clip(text)}</dim> {why}", line_of(d), layer.ref))
+    return None
 
 
-def _read_layer(el, findings: list[Finding]) -> Layer:
-    data_el = el.find("data")
-    layer = Layer(
-        id=el.get("id", ""), name=el.get("name", ""), type=el.get("type", ""), version=el.get("version", ""),
-        line=line_of(el), data=dict(data_el.attrib) if data_el is not None else {},
-        inputs=[], outputs=[],
-    )
-    last = line_of(el)
-    for section, target in (("input", layer.inputs), ("output", layer.outputs)):
-        sec = el.find(section)
-        if sec is None:
-            continue
-        for p in sec.iterchildren("port"):
-            dims, lines = _dims(p, layer, findings)
+_NO_DATA: dict[str, str] = {}  # the attributes of every layer without <data>: shared, never changed
+
+
+class _Reader:
+    """Builds :class:`Layer` objects from ``<layer>`` elements, sharing what repeats between them: equal
+    strings (ids, types, attribute names and values), ``<data>`` dicts and dims tuples (none of them is
+    ever changed), and the values of ``<dim>`` texts already read."""
+
+    def __init__(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        self.share = {}.setdefault  # share(s, s): the first equal string (or tuple) seen
+        self.kinds: dict[str, tuple[str, str]] = {}  # type attribute -> (its shared string, lower-cased)
+        self.data: dict[tuple, dict[str, str]] = {}  # the items of a <data> element -> its dict
+        self.dims: dict[str, int] = {}  # raw text of a good <dim> -> its value
+
+    def layer(self, el) -> Layer:
+        get, share = el.get, self.share
+        typ = get("type", "")
+        known = self.kinds.get(typ)
+        if known is None:
+            typ = share(typ, typ)
+            known = self.kinds[typ] = (typ, typ.lower())
+        line = line_of(el)
+        lid, version = get("id", ""), get("version", "")
+        layer = Layer(share(lid, lid), get("name", ""), known[0], known[1], share(version, version), line, _NO_DATA,
+                      [], [])
+        data = inputs = outputs = None
+        for child in el:  # the first <data>, <input> and <output>, as find() would
+            tag = child.tag
+            if tag == "data":
+                data = child if data is None else data
+            elif tag == "input":
+                inputs = child if inputs is None else inputs
+            elif tag == "output":
+                outputs = child if outputs is None else outputs
+        if data is not None:
+            items = tuple(data.items())
+            layer.data = self.data.get(items)  # type: ignore[assignment]
+            if layer.data is None:
+                layer.data = self.data[items] = {share(k, k): share(v, v) for k, v in items}
+        last = line
+        if inputs is not None:
+            last = self._ports(inputs, layer, layer.inputs, last)
+            layer.inputs = layer.inputs[:]  # no room to spare: there are many layers
+        if outputs is not None:
+            last = self._ports(outputs, layer, layer.outputs, last)
+            layer.outputs = layer.outputs[:]
+        layer.end_line = last
+        return layer
+
+    def _ports(self, section, layer: Layer, target: list[Port], last: int) -> int:
+        """Append the ``<port>``s of ``section`` to ``target``; the last line seen (``last`` or later)."""
+        known, share = self.dims, self.share
+        for p in section:
+            if p.tag != "port":
+                continue
             port_line = line_of(p)
-            target.append(Port(p.get("id", ""), dims, port_line, p.get("precision"), lines))
-            last = max(last, port_line, *lines)
-    layer.end_line = last
-    return layer
+            last = max(last, port_line)
+            dims: list[int] = []
+            lines: list[int] | None = None  # made only once a <dim> is off "one per line after the port"
+            n = port_line
+            ok = True
+            for d in p:
+                if d.tag != "dim":
+                    continue
+                text = d.text
+                line = d.sourceline or 0  # line_of(d), inlined
+                if line >= 65535:
+                    t = text if text is not None else d.tail
+                    if t:
+                        line -= t.count("\n")
+                n += 1
+                if line != n and lines is None:
+                    lines = list(range(port_line + 1, n))
+                if lines is not None:
+                    lines.append(line)
+                v = known.get(text)  # type: ignore[arg-type]
+                if v is None:
+                    v = _bad_dim(text, d, p, layer, self.findings)
+                    if v is None:
+                        ok = False
+                        continue
+                    if len(known) < 4096:
+                        known[text] = v  # type: ignore[index]
+                dims.append(v)
+            if lines is None:
+                last = max(last, n)
+                if not ok:
+                    lines = list(range(port_line + 1, n + 1))
+            else:
+                last = max(last, *lines)
+            pid, precision = p.get("id", ""), p.get("precision")
+            shape = share(t := tuple(dims), t) if ok else None
+            target.append(Port(share(pid, pid), shape, port_line,
+                               None if precision is None else share(precision, precision),
+                               None if lines is None else tuple(lines)))
+        return last
 
 
 def parse(path: str, max_size: int = DEFAULT_MAX_XML_SIZE) -> IRModel:
@@ -321,7 +410,7 @@ def parse(path: str, max_size: int = DEFAULT_MAX_XML_SIZE) -> IRModel:
                 findings.append(_doctype_finding())
                 return model
             f.seek(0)
-            _read(model, _Capped(f, max_size))
+            _read(model, f, max_size)
     except OSError as e:
         findings.append(Finding(S.UNREADABLE, f"cannot read: {e.strerror or e}"))
     except _TooLarge:
@@ -335,13 +424,19 @@ def _doctype_finding() -> Finding:
                    "expands its entities or loads its DTD: the file was not read further", 1)
 
 
-def _read(model: IRModel, stream: _Capped) -> None:
+_TAGS = ("layer", "edge", "layers", "net")
+
+
+def _read(model: IRModel, f, max_size: int) -> None:
     from lxml import etree
 
     findings = model.findings
+    reader = _Reader(findings)
     checked_root = seen_layers = False
+    top = None  # the element at depth 1 whose children were last found to be main-graph layers or edges
+    it = etree.iterparse(_Capped(f, max_size), events=("end", "comment"), tag=(*_TAGS, etree.Comment),
+                         **_parser_kwargs())
     try:
-        it = etree.iterparse(stream, events=("end", "comment"), **_parser_kwargs())
         for event, el in it:
             if not checked_root:
                 checked_root = True
@@ -352,33 +447,62 @@ def _read(model: IRModel, stream: _Capped) -> None:
                     model.comments.append((line_of(el), el.text or ""))
                 continue
             tag = el.tag
-            if tag not in ("layer", "edge", "layers"):
+            if tag == "net":
                 continue
             # only the main graph: a TensorIterator's or Loop's <body> is a graph of its own, ids and all
             parent = el.getparent()
             if tag == "layers":
                 seen_layers = seen_layers or parent.getparent() is None
                 continue
-            if parent.getparent() is not None and parent.getparent().getparent() is None:
+            if parent is not top:
+                grand = parent.getparent()
+                if grand is not None and grand.getparent() is None:
+                    top = parent
+            if parent is top:
                 if tag == "layer":
-                    layer = _read_layer(el, findings)
+                    layer = reader.layer(el)
                     if layer.id in model.layers:
                         model.duplicates.append(layer)
                     else:
                         model.layers[layer.id] = layer
                 else:
-                    model.edges.append(Edge(el.get("from-layer", ""), el.get("from-port", ""),
-                                            el.get("to-layer", ""), el.get("to-port", ""), line_of(el)))
-            _free(el)
+                    get, share = el.get, reader.share
+                    a, b, c, d = get("from-layer", ""), get("from-port", ""), get("to-layer", ""), get("to-port", "")
+                    model.edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line_of(el)))
+            # drop the element read and the siblings before it, so that the tree never grows
+            el.clear(keep_tail=False)
+            while el.getprevious() is not None:
+                del parent[0]
     except etree.XMLSyntaxError as e:
+        if not checked_root and not _root_before_error(model, f, max_size):
+            return
         line, col = e.position if e.position else (0, 0)
         msg = re.sub(r"(, use XML_PARSE_HUGE option)?, line \d+, column \d+.*$", "", e.msg or str(e))
         findings.append(Finding(S.XML_SYNTAX, f"malformed XML: {msg}", line or 1, col=col or 1))
         return
+    if not checked_root and it.root is not None:  # a root none of whose elements is a layer or an edge
+        checked_root = True
+        if not _check_root(model, it.root.getroottree()):
+            return
     if not checked_root:
         findings.append(Finding(S.XML_SYNTAX, "malformed XML: no root element", 1))
     elif not seen_layers:
         findings.append(Finding(S.NOT_IR, "the document has no <layers> element", 1))
+
+
+def _root_before_error(model: IRModel, f, max_size: int) -> bool:
+    """Check the root as soon as any element has ended, as for a file without errors: the parse above
+    sees only layers, edges and comments, and a syntax error may come before the first of them.
+    Reads the file again up to that point. False: stop reading (as :func:`_check_root`)."""
+    from lxml import etree
+
+    f.seek(0)
+    try:
+        for _event, el in etree.iterparse(_Capped(f, max_size), events=("end", "comment"), **_parser_kwargs()):
+            return _check_root(model, el.getroottree())
+    except etree.XMLSyntaxError:
+        pass
+    return True
 
 
 def _check_root(model: IRModel, tree) -> bool:
@@ -397,10 +521,3 @@ def _check_root(model: IRModel, tree) -> bool:
         model.findings.append(Finding(S.NOT_IR, f"IR version {v!r} is not supported by OpenVINO "
                                       "(10 and 11 are)", root.sourceline))
     return True
-def _free(el) -> None:
-    """Drop a read element and the siblings before it, so the tree never grows."""
-    el.clear(keep_tail=False)
-    parent = el.getparent()
-    if parent is not None:
-        while el.getprevious() is not None:
-            del parent[0]

@@ -177,8 +177,13 @@ def _map(files: list[str], settings: Settings):
         return
     from concurrent.futures import ProcessPoolExecutor
 
+    import lxml.etree  # noqa: F401  imported once here, not in every worker (a forked worker inherits them)
+
+    from . import evaluate, suppress  # noqa: F401
+
+    # small chunks: the files differ widely in size, and an idle worker should find work left
     with ProcessPoolExecutor(jobs, initializer=_init, initargs=(settings,)) as pool:
-        yield from progress(pool.map(_lint_in_worker, files, chunksize=max(1, len(files) // (jobs * 8))))
+        yield from progress(pool.map(_lint_in_worker, files, chunksize=max(1, len(files) // (jobs * 32))))
 
 
 def _progress(total: int):

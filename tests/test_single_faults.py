@@ -81,3 +81,32 @@ def test_pattern_faults_match_openvino_where_it_loads(tmp_path):
                     compared += 1
                     assert format_shape(r.expected) == shape, (description, name)
     assert compared >= 50
+
+
+def test_a_lying_pattern_does_not_blame_the_shapeof_readers_downstream(tmp_path):
+    """r1's pattern is corrupted, its declared dims are right; r2 reads r1's last dim through ShapeOf.
+    Only r1 is to blame: r2 agrees with r1's declared dims."""
+    import numpy as np
+    import openvino as ov
+    import openvino.opset13 as ops
+    from irtools.corrupt import corrupt_shape_const
+
+    from irreshape.check import check_file
+
+    x = ops.parameter(ov.PartialShape("?,?,32"), ov.Type.f32, name="x")
+    r1 = ops.reshape(x, ops.constant(np.array([0, 0, 4, -1], np.int64)), True)
+    r1.set_friendly_name("r1")
+    last = ops.gather(ops.shape_of(r1), ops.constant(np.array([3], np.int64)), ops.constant(np.int64(0)))
+    pattern = ops.concat([last, ops.constant(np.array([-1], np.int64))], 0)
+    r2 = ops.reshape(ops.relu(r1), pattern, False)
+    r2.set_friendly_name("r2")
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([r2], [x]), str(path))
+    ids = {la.name: la.id for la in check_file(str(path)).model.layers.values()}
+    xml2, bin2 = corrupt_shape_const(path.read_bytes(), path.with_suffix(".bin").read_bytes(), ids["r1"],
+                                     [0, 0, 2, -1])
+    path.write_bytes(xml2)
+    path.with_suffix(".bin").write_bytes(bin2)
+    result = check_file(str(path))
+    assert {f.layer.name for f in result.findings if f.severity == "error"} == {"r1"}
+    assert {r.layer.name: r.status for r in result.layers} == {"r1": "mismatch", "r2": "ok"}

@@ -7,6 +7,7 @@ import os
 from collections import deque
 from dataclasses import dataclass, field
 
+from .dims import Shape
 from .ir import DEFAULT_MAX_XML_SIZE, IRModel, NotIR, parse
 from .rules import reshape as R
 from .rules import structure as S
@@ -75,6 +76,12 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     result.findings.extend(S.check(model))
     order, cyclic = _kahn(model)
     graph = Graph(model)
+    # A second reading of the graph in which the Reshapes that lie keep their declared dims: a layer
+    # downstream of a liar (through its data or a ShapeOf of it) that agrees with this reading is not
+    # blamed, since the lie may be in the liar's pattern as well as in its declared dims.
+    honest: list[tuple[str, str, Shape]] = []
+    alt: Graph | None = None
+    liars = 0
     try:
         for lid in order + cyclic:
             layer = model.layers[lid]
@@ -82,12 +89,28 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 continue
             try:
                 verdict, findings = R.check_layer(layer, graph)
+                if liars and verdict.status in (R.MISMATCH, R.INVALID):
+                    if alt is None:
+                        alt = Graph(model, graph.weights)
+                        for key in honest:
+                            alt.set_shape(*key)
+                    second, second_findings = R.check_layer(layer, alt)
+                    if second.status == R.OK:
+                        verdict, findings = second, second_findings
             except Exception as e:
                 if options is not None and options.debug:
                     raise
                 result.findings.append(_internal_error(model.path, e, layer))
                 result.internal_error = True
                 continue
+            if verdict.expected_known and layer.outputs:
+                out = (layer.id, layer.outputs[0].id, verdict.expected)
+                graph.set_shape(*out)
+                if verdict.status == R.OK:
+                    honest.append(out)
+                    if alt is not None:
+                        alt.set_shape(*out)
+            liars += verdict.status in (R.MISMATCH, R.INVALID)
             result.layers.append(verdict)
             result.findings.extend(findings)
     finally:
@@ -97,9 +120,11 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
         reshapes = [model.layers[lid] for lid in cyclic
                     if model.layers[lid].kind in R.KINDS and model.layers[lid].kind != "staticreshape"]
         result.findings.extend(S.shape_cycles(model, set(cyclic), [r for r in reshapes if r.id not in reported]))
-    seen: set = set()  # a .bin that cannot be used is one problem, however many Consts need it
+    seen: set = set()  # a .bin that cannot be used is one problem, however many Consts need it;
+    # a broken Const shared by several Reshapes is one finding too
     result.findings = [f for f in result.findings
-                       if f.rule not in _BIN_PROBLEMS or not (f.rule in seen or seen.add(f.rule))]
+                       if not ((key := f.rule if f.rule in _BIN_PROBLEMS else (f.rule, f.line, f.message)) in seen
+                               or seen.add(key))]
     result.layers.sort(key=lambda r: (r.layer.line, r.layer.id))
     result.sort()
     return result

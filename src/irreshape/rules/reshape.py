@@ -246,7 +246,6 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         return res, findings
     res.expected = expected
     res.expected_known = True
-    graph.set_shape(layer.id, out_port.id, expected)
 
     zeros = [i for i, b in enumerate(bounds) if b.lo == b.hi == 0]
     if not sz and zeros and in_shape is not None and not any(d == 0 for d in in_shape):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from irreshape.check import check_file, check_model
-from irreshape.dims import Dim, format_shape, parse_shape
+from irreshape.dims import format_shape, parse_shape
+from irreshape.engine import shapes as S
 from irreshape.engine import values as V
 from irreshape.evaluate import MAX_DEPTH, Graph, Unknown, Value
 from irreshape.ir import parse
@@ -107,12 +108,12 @@ def test_gather_slice_and_strided_slice():
     ("..8", "1..", "?"), ("4..", "3", None), ("1..8", "1..", "1.."),
 ])
 def test_broadcast_dim(a, b, want):
-    got = V.broadcast_dim(parse_shape(a)[0], parse_shape(b)[0])
+    got = S.broadcast_dim(parse_shape(a)[0], parse_shape(b)[0])
     assert (str(got) if got is not None else None) == want
 
 
 def test_conv_shape_intervals():
-    out = V.conv_shape(parse_shape("1..8,3,5..20,..30"), [4, 4], Dim.of(16), [4, 4], [0, 0], [0, 0], [1, 1])
+    out = S.window_shape(parse_shape("1..8,3,5..20,..30"), parse_shape("1..8,16"), [4, 4], [4, 4], [0, 0], [0, 0], [1, 1])
     assert format_shape(out) == "[1..8,16,1..5,1..7]"
 
 

@@ -3,7 +3,9 @@
 ``Graph.shape`` gives the dims of an output port: a Parameter's ``shape`` attribute (it keeps
 intervals), the result the checker computed for a Reshape-family layer, else the declared
 ``<dim>``s, whose dynamic (``-1``) dims are re-inferred through common ops (elementwise, MatMul,
-Transpose, Convolution, Split) the way OpenVINO re-infers them on reading. Dims carry no symbols: OpenVINO's ``read_model`` attaches none (measured on
+Transpose, (Group)Convolution(BackpropData), pooling, Concat, Gather, Pad, Slice, Reduce*, Broadcast,
+Interpolate, ScaledDotProductAttention, Split; shape functions in :mod:`irreshape.engine.shapes`) the
+way OpenVINO re-infers them on reading. Declared static dims always win. Dims carry no symbols: OpenVINO's ``read_model`` attaches none (measured on
 openvino 2026.4.1: no dim and no value of a read IR has a symbol), so a ``ShapeOf`` of the tensor
 being reshaped does not cancel against it, exactly as in OpenVINO.
 
@@ -19,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .dims import INF, Dim, Shape, parse_shape
+from .engine import shapes as S
 from .engine import values as V
 from .engine.reshape import Bound, pattern_from_values
 from .ir import IRModel, Layer, Port
@@ -87,6 +90,7 @@ class Graph:
         self.model = model
         self.weights = weights if weights is not None else Weights(model.bin_path)
         self._shapes: dict[tuple[str, str], Shape] = {}
+        self._shape_srcs: dict[str, list[tuple[Layer, Port] | None]] = {}
         self._computed: dict[tuple[str, str], Shape] = {}
         self._results: dict[tuple[str, str], _Result] = {}
         self._values: dict[tuple[str, str], Evaluated] = {}
@@ -109,9 +113,22 @@ class Graph:
         return self._shapes[key]
 
     def _shape_sources(self, layer: Layer) -> list[tuple[Layer, Port] | None]:
-        if layer.kind not in _SHAPE_OPS:
-            return []
-        return [self.model.producer(layer.id, p.id) for p in layer.inputs[:_SHAPE_OPS[layer.kind]]]
+        srcs = self._shape_srcs.get(layer.id)
+        if srcs is None:
+            if layer.kind not in _SHAPE_OPS or not self._has_dynamic_output(layer):
+                srcs = []
+            else:
+                srcs = [self.model.producer(layer.id, p.id) for p in layer.inputs[:_SHAPE_OPS[layer.kind]]]
+            self._shape_srcs[layer.id] = srcs
+        return srcs
+
+    @staticmethod
+    def _has_dynamic_output(layer: Layer) -> bool:
+        """Whether an output declares a dynamic dim or rank (declared static dims win: else nothing to re-infer)."""
+        for p in layer.outputs:
+            if p.dims is None or -1 in p.dims:
+                return True
+        return False
 
     def _infer_shape(self, layer: Layer, port: Port) -> Shape:
         declared = self._declared_shape(layer, port)
@@ -356,47 +373,148 @@ _OPS: dict[str, Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]] = {
 # -- shape inference of data tensors (to recover the intervals OpenVINO writes as -1) -----------------
 _UNARY = ("convert", "mvn", "gelu", "relu", "sigmoid", "tanh", "swish", "hswish", "hsigmoid", "mish", "elu",
           "erf", "exp", "log", "sqrt", "abs", "negative", "floor", "ceiling", "clamp", "softmax", "logsoftmax",
-          "softplus", "sin", "cos", "normalizel2")
+          "softplus", "sin", "cos", "normalizel2", "groupnormalization", "cumsum")
 _BINARY = ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "squareddifference", "floormod",
            "mod", "equal", "notequal", "less", "lessequal", "greater", "greaterequal", "logicaland", "logicalor",
            "logicalxor")
+_REDUCE = ("reducemean", "reducesum", "reducemax", "reducemin", "reduceprod", "reducel1", "reducel2")
+_ALL = 1 << 16
 # op type -> how many leading inputs' shapes it needs
 _SHAPE_OPS: dict[str, int] = {**{k: 1 for k in _UNARY}, **{k: 2 for k in _BINARY}, "select": 3,
-                              "transpose": 1, "matmul": 2, "convolution": 1, "split": 1, "variadicsplit": 1}
+                              "transpose": 1, "matmul": 2, "convolution": 1, "groupconvolution": 1,
+                              "convolutionbackpropdata": 1, "groupconvolutionbackpropdata": 1, "maxpool": 1,
+                              "avgpool": 1, "split": 1, "variadicsplit": 1, "concat": _ALL, "gather": 2, "pad": 1,
+                              "scaleddotproductattention": 4, "interpolate": 1, "broadcast": 1, "slice": 1,
+                              **{k: 1 for k in _REDUCE}}
 
 
 def _ints_attr(layer: Layer, name: str) -> list[int]:
-    return [int(v) for v in layer.data[name].split(",")]
+    text = layer.data.get(name, "").strip()
+    return [int(v) for v in text.split(",")] if text else []
+
+
+def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
+    """The values of input ``index`` when OpenVINO knows them exactly (a constant or a folded subgraph)."""
+    src = g.model.producer(layer.id, layer.inputs[index].id) if index < len(layer.inputs) else None
+    if src is None:
+        return None
+    t = g._result(*src)
+    if not isinstance(t, V.Tensor) or not t.is_const or len(t.shape) > 1:
+        return None
+    return [V.wrap(v, "i64") for v in t.lo]
+
+
+def _shape_value(g: Graph, layer: Layer, index: int) -> Shape:
+    """Input ``index`` read as a shape, as ``get_input_const_data_as_shape``: each element's bounds as a dim."""
+    if index >= len(layer.inputs):
+        return None
+    v = g.input_value(layer, layer.inputs[index])
+    if isinstance(v, Unknown) or any(b.lo < 0 for b in v.bounds):
+        return None
+    return [Dim(b.lo, min(INF, b.hi)) for b in v.bounds]
+
+
+def _window(layer: Layer, data: Shape, head: list[Dim], kernel: list[int], ceil: bool = False) -> Shape:
+    if layer.data.get("auto_pad", "explicit").lower() not in ("explicit", "notset", ""):
+        return None
+    n = len(kernel)
+    return S.window_shape(data, head, kernel, _ints_attr(layer, "strides"), _ints_attr(layer, "pads_begin"),
+                          _ints_attr(layer, "pads_end"), _ints_attr(layer, "dilations") or [1] * n, ceil)
+
+
+def _weights(layer: Layer) -> tuple[int, ...] | None:
+    kernel = layer.inputs[1].dims if len(layer.inputs) > 1 else None
+    return None if kernel is None or any(k < 0 for k in kernel) else kernel
 
 
 def _infer(g: Graph, layer: Layer, port: Port, ins: list[Shape]) -> Shape:
     kind = layer.kind
+    data = ins[0] if ins else None
     if kind in _UNARY:
-        return ins[0]
+        return data
     if kind in ("split", "variadicsplit"):  # the split axis keeps its declared length
-        axis = g.input_value(layer, layer.inputs[1])
-        if ins[0] is None or isinstance(axis, Unknown) or len(axis.bounds) != 1 or axis.bounds[0].lo != axis.bounds[0].hi:
+        axis = _const_ints(g, layer, 1)
+        if data is None or axis is None or len(axis) != 1:
             return None
-        a = axis.bounds[0].lo + (len(ins[0]) if axis.bounds[0].lo < 0 else 0)
-        return [Dim.dynamic() if i == a else d for i, d in enumerate(ins[0])]
+        a = axis[0] + (len(data) if axis[0] < 0 else 0)
+        return [Dim.dynamic() if i == a else d for i, d in enumerate(data)]
     if kind in _BINARY or kind == "select":
         if layer.data.get("auto_broadcast", "numpy").lower() != "numpy":
             return None
-        return V.numpy_broadcast(ins)
+        return S.numpy_broadcast(ins)
     if kind == "transpose":
-        order = g.input_value(layer, layer.inputs[1])
-        if isinstance(order, Unknown) or any(b.lo != b.hi for b in order.bounds):
-            return None
-        return V.transpose_shape(ins[0], [b.lo for b in order.bounds])
+        order = _const_ints(g, layer, 1)
+        return None if order is None else S.transpose_shape(data, order)
     if kind == "matmul":
-        return V.matmul_shape(ins[0], ins[1], _flag(layer, "transpose_a", False), _flag(layer, "transpose_b", False))
+        return S.matmul_shape(data, ins[1], _flag(layer, "transpose_a", False), _flag(layer, "transpose_b", False))
+    if kind == "concat":
+        return S.concat_shape(ins, int(layer.data.get("axis", "0")))
+    if kind == "gather":
+        axis = _const_ints(g, layer, 2)
+        return None if axis is None or len(axis) != 1 else S.gather_shape(data, ins[1], axis[0],
+                                                                            int(layer.data.get("batch_dims", "0")))
+    if kind == "pad":
+        begin, end = _const_ints(g, layer, 1), _const_ints(g, layer, 2)
+        return None if begin is None or end is None else S.pad_shape(data, begin, end)
+    if kind == "scaleddotproductattention":
+        return S.sdpa_shape(data, ins[1], ins[2], ins[3] if len(ins) > 3 else None)
+    if kind == "slice":
+        start, stop, step = (_const_ints(g, layer, i) for i in (1, 2, 3))
+        axes = _const_ints(g, layer, 4) if len(layer.inputs) > 4 else None if start is None else list(range(len(start)))
+        if start is None or stop is None or step is None or axes is None:
+            return None
+        return S.slice_shape(data, start, stop, step, axes)
+    if kind in _REDUCE:
+        axes = _const_ints(g, layer, 1)
+        return None if axes is None else S.reduce_shape(data, axes, _flag(layer, "keep_dims", False))
+    if kind == "broadcast":
+        mode = layer.data.get("mode", "numpy").lower()
+        target = _shape_value(g, layer, 1) if mode in ("numpy", "bidirectional") else None
+        return S.numpy_broadcast([data, target]) if mode == "bidirectional" else target
+    if kind == "interpolate":
+        return _interpolate(g, layer, data)
+    if kind in ("maxpool", "avgpool"):
+        if data is None or len(data) < 3:
+            return None
+        return _window(layer, data, list(data[:2]), _ints_attr(layer, "kernel"),
+                       layer.data.get("rounding_type", "floor").lower() == "ceil")
+    kernel = _weights(layer)
+    if kernel is None or data is None or len(data) < 3:
+        return None
     if kind == "convolution":
-        if layer.data.get("auto_pad", "explicit").lower() not in ("explicit", "notset", ""):
-            return None
-        kernel = layer.inputs[1].dims
-        if kernel is None or any(k < 0 for k in kernel):
-            return None
-        return V.conv_shape(ins[0], kernel[2:], Dim.of(kernel[0]), _ints_attr(layer, "strides"),
-                            _ints_attr(layer, "pads_begin"), _ints_attr(layer, "pads_end"),
-                            _ints_attr(layer, "dilations"))
+        return _window(layer, data, [data[0], Dim.of(kernel[0])], list(kernel[2:]))
+    if kind == "groupconvolution":
+        return _window(layer, data, [data[0], Dim.of(kernel[0] * kernel[1])], list(kernel[3:]))
+    if kind in ("convolutionbackpropdata", "groupconvolutionbackpropdata"):
+        if len(layer.inputs) > 2 or layer.data.get("auto_pad", "explicit").lower() not in ("explicit", "notset", ""):
+            return None  # an output_shape input
+        grouped = kind == "groupconvolutionbackpropdata"
+        channels = kernel[0] * kernel[2] if grouped else kernel[1]
+        spatial = list(kernel[3:] if grouped else kernel[2:])
+        return S.deconv_shape(data, [data[0], Dim.of(channels)], spatial, _ints_attr(layer, "strides"),
+                              _ints_attr(layer, "pads_begin"), _ints_attr(layer, "pads_end"),
+                              _ints_attr(layer, "dilations") or [1] * len(spatial),
+                              _ints_attr(layer, "output_padding"))
     return None
+
+
+def _interpolate(g: Graph, layer: Layer, data: Shape) -> Shape:
+    """``Interpolate-4/11`` in ``sizes`` mode: the sizes' bounds on the axes, padded data dims elsewhere."""
+    v11 = layer.version.lower() == "opset11"
+    if data is None or layer.version.lower() not in ("opset4", "opset11") \
+            or layer.data.get("shape_calculation_mode", "").lower() != "sizes":
+        return None
+    sizes = _shape_value(g, layer, 1)
+    axes = _const_ints(g, layer, 2 if v11 else 3) if len(layer.inputs) > (2 if v11 else 3) else list(range(len(data)))
+    if sizes is None or axes is None or len(sizes) != len(axes):
+        return None
+    begin = _ints_attr(layer, "pads_begin") or [0] * len(data)
+    end = _ints_attr(layer, "pads_end") or [0] * len(data)
+    padded = S.pad_shape(data, begin, end)
+    if padded is None:
+        return None
+    for a, d in zip(axes, sizes):
+        if not -len(data) <= a < len(data):
+            return None
+        padded[a] = d
+    return padded

@@ -21,9 +21,6 @@ When OpenVINO's evaluation fails, it fails for the whole subgraph, and a Reshape
 at all (every output dim ``?``): :class:`NoBounds`. Where OpenVINO throws instead (an integer division
 by an exact 0), it cannot build or read the model: :class:`Rejected`. Where irreshape cannot tell what
 OpenVINO does: :class:`Unsupported`.
-
-The last section holds the shape functions of a few data ops (broadcast, MatMul, Transpose,
-Convolution) that recover the intervals OpenVINO infers where the IR declares ``-1``.
 """
 
 from __future__ import annotations
@@ -31,9 +28,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-
-from ..dims import INF, Dim, Shape
-from .shapes import broadcast_dim, matmul_shape, numpy_broadcast  # noqa: F401  (re-exported)
 
 INT64_MAX = (1 << 63) - 1
 MAX_ELEMENTS = 1 << 16  # a shape tensor longer than this is not a shape: irreshape does not build it
@@ -518,37 +512,3 @@ def range_(start: Tensor, stop: Tensor, step: Tensor, et: str) -> Tensor:
     if len(r) > MAX_ELEMENTS:
         raise Unsupported(f"a Range of {len(r)} elements, too long for a shape")
     return const(et, (len(r),), list(r))
-
-
-# -- shapes of data tensors ------------------------------------------------------------------------
-# OpenVINO re-infers every shape when it reads an IR, and the dims it writes for an interval are
-# only `-1`; these few shape functions recover the intervals that reach a Reshape's input.
-def transpose_shape(shape: Shape, order: Sequence[int]) -> Shape:
-    if shape is None:
-        return None
-    order = list(order) or list(range(len(shape) - 1, -1, -1))
-    if sorted(order) != list(range(len(shape))):
-        return None
-    return [shape[i] for i in order]
-
-
-def conv_shape(data: Shape, kernel: Sequence[int], out_channels: Dim, strides: Sequence[int],
-               pads_begin: Sequence[int], pads_end: Sequence[int], dilations: Sequence[int]) -> Shape:
-    """``Convolution`` with explicit pads: ``floor((in + pads - dilated kernel) / stride) + 1`` per interval."""
-    n = len(kernel)
-    if data is None or len(data) != n + 2 or not len(strides) == len(pads_begin) == len(pads_end) == len(dilations) == n:
-        return None
-    out = [data[0], out_channels]
-    for d, k, s, pb, pe, dil in zip(data[2:], kernel, strides, pads_begin, pads_end, dilations):
-        span = (k - 1) * dil + 1
-        if s <= 0:
-            return None
-        lo = max(0, d.lo + pb + pe - span) // s + 1
-        if d.hi == INF:
-            hi = INF
-        elif d.hi + pb + pe < span:
-            return None
-        else:
-            hi = (d.hi + pb + pe - span) // s + 1
-        out.append(Dim(lo, hi))
-    return out

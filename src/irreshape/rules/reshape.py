@@ -83,6 +83,9 @@ LITERAL_ZERO = rule("IR111", "reshape-literal-zero", ERROR, """
 RULES = (OUTPUT_MISMATCH, RANK_MISMATCH, INVALID_PATTERN, VOLUME_MISMATCH, DYNAMIC_DECLARED,
          INPUT_MISMATCH, CONSUMER_MISMATCH, PATTERN_PORT, UNVERIFIED, SPECIAL_ZERO, LITERAL_ZERO)
 
+# element types OpenVINO refuses for a pattern: "PartialShape pattern must be an integral number."
+NOT_INTEGRAL = frozenset({"f16", "f32", "f64", "bf16", "boolean", "nf4", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})
+
 KINDS = {"reshape": "Reshape", "staticreshape": "StaticReshape", "dynamicreshape": "DynamicReshape"}
 
 OK, MISMATCH, INVALID, UNVERIFIED_STATUS = "ok", "mismatch", "invalid", "unverified"
@@ -138,6 +141,8 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     declared = list(out_port.dims) if out_port is not None and out_port.dims is not None else None
     res = LayerResult(layer, OK, declared)
 
+    who = f"{kind_name(layer)} {layer.name!r} (id {layer.id})"
+
     def find(r, msg, line=None):
         findings.append(Finding(r, msg, line or layer.line, ref))
 
@@ -145,13 +150,13 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     res.special_zero = sz
     if not well_spelled:
         raw = layer.data.get("special_zero")
-        find(SPECIAL_ZERO, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): special_zero is "
+        find(SPECIAL_ZERO, f"{who}: special_zero is "
              + ("missing" if raw is None else f"{raw!r}") + "; OpenVINO reads it as false")
 
     data_port = _input(layer, 0)
     if data_port is None or out_port is None or (kind != "staticreshape" and _input(layer, 1) is None):
         what = "data input" if data_port is None else ("output" if out_port is None else "shape input")
-        find(S.MISSING_PORT, f"{kind_name(layer)} {layer.name!r} (id {layer.id}) has no {what} port")
+        find(S.MISSING_PORT, f"{who} has no {what} port")
         res.status = INVALID
         return res, findings
 
@@ -174,14 +179,15 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
             return res, findings
     else:
         from ..evaluate import Unknown
+        from ..weights import element_type
 
         shape_port = _input(layer, 1)
         assert shape_port is not None
         src = graph.model.producer(layer.id, shape_port.id)
         if src is not None and src[0].type == "Const":
-            et = (src[0].data.get("element_type") or "").lower()
-            if et in ("f16", "f32", "f64", "bf16", "fp16", "fp32", "boolean", "bool"):
-                find(INVALID_PATTERN, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): the pattern Const "
+            et = element_type(src[0].data.get("element_type") or "")
+            if et in NOT_INTEGRAL:
+                find(INVALID_PATTERN, f"{who}: the pattern Const "
                      f"{src[0].name!r} is {et}: PartialShape pattern must be an integral number.")
                 res.status = INVALID
                 return res, findings
@@ -199,10 +205,10 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
             res.status = UNVERIFIED_STATUS
             reason = value.reason if value.finding is None else (
                 f"its shape cannot be read ({value.finding.code} on line {value.finding.line})")
-            find(UNVERIFIED, f"{kind_name(layer)} {layer.name!r} (id {layer.id}) not verified: {reason}")
+            find(UNVERIFIED, f"{who} not verified: {reason}")
         else:
             if len(value.shape) != 1:
-                find(INVALID_PATTERN, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): the pattern has shape "
+                find(INVALID_PATTERN, f"{who}: the pattern has shape "
                      f"{list(value.shape)}: Pattern shape must have rank 1")
                 res.status = INVALID
                 return res, findings
@@ -211,13 +217,13 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         if bounds is not None or pattern_len is not None:
             n = len(bounds) if bounds is not None else pattern_len
             if shape_port.dims is not None and tuple(shape_port.dims) != (n,):
-                find(PATTERN_PORT, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): shape input port "
+                find(PATTERN_PORT, f"{who}: shape input port "
                      f"{shape_port.id} declares {_fmt(shape_port.dims)}, the shape tensor has {n} elements")
 
     res.pattern = bounds
     if bounds is None:
         if pattern_len is not None and declared is not None and len(declared) != pattern_len:
-            find(RANK_MISMATCH, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): declares rank {len(declared)} "
+            find(RANK_MISMATCH, f"{who}: declares rank {len(declared)} "
                  f"{_fmt(declared)}, the shape input has {pattern_len} elements")
             res.status = MISMATCH
         findings.extend(_check_consumers(layer, out_port, declared, graph))
@@ -238,7 +244,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     res.input_shape = in_shape
     if isinstance(expected, ReshapeError):
         e = expected
-        find(INVALID_PATTERN, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): input {format_shape(in_shape)}, "
+        find(INVALID_PATTERN, f"{who}: input {format_shape(in_shape)}, "
              f"pattern {_fmt(b.lo if b.lo == b.hi else '?' for b in bounds)}, special_zero={str(sz).lower()}: "
              f"{e.message}")
         res.status = INVALID
@@ -249,7 +255,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
 
     zeros = [i for i, b in enumerate(bounds) if b.lo == b.hi == 0]
     if not sz and zeros and in_shape is not None and not any(d == 0 for d in in_shape):
-        find(LITERAL_ZERO, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): special_zero=false makes the 0 at "
+        find(LITERAL_ZERO, f"{who}: special_zero=false makes the 0 at "
              f"index {', '.join(map(str, zeros))} a literal 0, so the output {format_shape(expected)} is empty while "
              f"the input {format_shape(in_shape)} is not known to be (special_zero=true copies input dims)")
         res.status = INVALID
@@ -258,7 +264,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         vin = volume(d.lo for d in in_shape)  # type: ignore[union-attr]
         vout = volume(d.lo for d in expected)
         if vin != vout:
-            find(VOLUME_MISMATCH, f"{kind_name(layer)} {layer.name!r} (id {layer.id}): input {format_shape(in_shape)} "
+            find(VOLUME_MISMATCH, f"{who}: input {format_shape(in_shape)} "
                  f"has {vin} elements, output {format_shape(expected)} has {vout}; OpenVINO accepts this "
                  "pattern only because it skips the volume check")
             res.status = INVALID

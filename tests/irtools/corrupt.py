@@ -459,7 +459,8 @@ def iter_single_faults(xml: bytes | str, bin: bytes) -> Iterator[tuple[str, str,
 
     * ``declared_dim[i]``: each declared output dim changed (static ``d`` -> ``d+1``; ``-1`` -> ``3``);
     * ``rank+1`` (appends ``<dim>1</dim>``) and ``rank-1`` (drops the last dim; only if rank > 0);
-    * ``special_zero flipped``: only if port 1 is an integer Const containing a 0 (otherwise the flip is a no-op;
+    * ``special_zero flipped``: only if port 1 is an integer Const containing a 0 that does not sit over a static 0
+      input dim (otherwise the flip is a no-op;
       for computed ShapeOf patterns it was a no-op in every exported model, so those are not yielded either);
     * ``input0_dim``: the first static declared dim of input port 0 changed (the first dim if none is static);
     * if port 1 is fed by an integer Const: ``pattern+[1]`` (a trailing 1 appended: usually still loads, so the
@@ -486,9 +487,11 @@ def iter_single_faults(xml: bytes | str, bin: bytes) -> Iterator[tuple[str, str,
             vals = pattern_const_values(x, bin, lid)
         except (KeyError, ValueError):
             vals = None
-        if vals is not None and 0 in vals:
-            yield f"{tag}: special_zero flipped (pattern {vals})", lid, flip_special_zero(x, lid), bin
         in0 = _ports(x, lay, "input")
+        in_dims = _int_dims(in0[0]) if in0 and in0[0].dims else []
+        # a 0 over a static input 0 means the same either way: flipping special_zero there changes nothing
+        if vals is not None and any(v == 0 and not (i < len(in_dims) and in_dims[i] == 0) for i, v in enumerate(vals)):
+            yield f"{tag}: special_zero flipped (pattern {vals})", lid, flip_special_zero(x, lid), bin
         if in0 and in0[0].dims:
             idims = _int_dims(in0[0])
             j = next((k for k, d in enumerate(idims) if d >= 0), 0)

@@ -13,6 +13,7 @@ import pytest
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset13")
 np = pytest.importorskip("numpy")
+pytest.importorskip("openvino.opset15")
 from irreshape.check import check_model
 from irreshape.dims import format_shape
 from irreshape.ir import parse
@@ -145,6 +146,31 @@ def case_group_norm_cumsum():
     x = param("[?,16,1..]")
     gn = ops.group_normalization(x, weights(16), weights(16), 4, 1e-5)
     return ops.cumsum(gn, c(2)), [x]
+
+
+def case_unsqueeze():
+    x = param("[?,2..5,3]")
+    return ops.unsqueeze(ops.relu(x), c([0, -1])), [x]
+
+
+def case_unsqueeze_scalar_axis():
+    x = param("[1..8,?]")
+    return ops.unsqueeze(x, c(1)), [x]
+
+
+def case_squeeze_axes():
+    x = param("[1..3,?,1,4..]")
+    return ops.squeeze(ops.relu(x), c([0, -2])), [x]
+
+
+def case_squeeze_all_ones():
+    x = param("[1,2..5,1,?]")
+    return ops.squeeze(ops.relu(x), c([0])), [x]
+
+
+def case_squeeze_no_axes():
+    x = param("[1,2..5,1,3..]")
+    return ov.opset15.squeeze(ops.relu(x)), [x]  # opset13's Squeeze requires axes
 
 
 CASES = {name[5:]: fn for name, fn in sorted(globals().items()) if name.startswith("case_")}

@@ -150,6 +150,110 @@ def test_floor_of_an_interval_gives_openvino_no_pattern(tmp_path):
     assert "OpenVINO cannot bound" in layers["r"].pattern_origin
 
 
+def _split_equal(x):
+    a, b, c_, d = ops.split(ops.shape_of(x), c(0), 4).outputs()
+    return ops.concat([d, c_, a, c([-1])], 0)
+
+
+def _split_i32_negative_axis(x):
+    parts = ops.split(ops.shape_of(x, "i32"), c(-1), 2).outputs()
+    return ops.concat([parts[1], parts[0]], 0)
+
+
+def _variadic_split(x):
+    a, b, c_ = ops.variadic_split(ops.shape_of(x), c(0), c([1, -1, 2])).outputs()
+    return ops.concat([c_, ops.multiply(a, c([2])), b], 0)
+
+
+def _variadic_split_of_gathered(x):  # falcon: Split of a Gather, the parts multiplied back
+    dims = ops.gather(ops.shape_of(x), c([0, 1, 2]), c(0))
+    a, b = ops.variadic_split(dims, c(0), c([2, 1])).outputs()
+    return ops.concat([ops.reduce_prod(a, c([0]), True), b, c([-1])], 0)
+
+
+@pytest.mark.parametrize("shape,build", [
+    ("2..5,?,6,8", _split_equal),
+    ("?,4..9,3,2", _split_i32_negative_axis),
+    ("1..4,3,5..7,10", _variadic_split),
+    ("2..3,?,4,6", _variadic_split_of_gathered),
+])
+def test_split_outputs_are_evaluated_per_port_like_openvino(tmp_path, shape, build):
+    x = ops.parameter(ov.PartialShape(shape), np.float32, name="x")
+    r = ops.reshape(x, build(x), False, name="r")
+    path = save(tmp_path, [r], [x])
+    theirs = str(ov.Core().read_model(path).get_result().get_output_partial_shape(0))
+    assert theirs == str(r.get_output_partial_shape(0)) and any(ch.isdigit() for ch in theirs)
+    layers, findings = verdicts(path)
+    assert (layers["r"].status, expected(layers["r"])) == ("ok", theirs)
+    assert not [f for f in findings if f.severity in ("error", "warning")]
+
+
+def test_split_engine_lengths_and_failures():
+    s = t([2, 0, 6, 8], [5, I64_MAX, 6, 8])
+    parts = V.split(s, V.const("i64", (), [0]), V.const("i64", (3,), [1, -1, 1]))
+    assert parts == [t([2], [5]), t([0, 6], [I64_MAX, 6]), t([8], [8])]
+    with pytest.raises(V.Unsupported):
+        V.split(s, V.const("i64", (), [0]), 3)
+    with pytest.raises(V.NoBounds):  # OpenVINO needs the axis (and lengths) bounded exactly
+        V.split(s, t([0], [1]), 2)
+
+
+def _f32(g):
+    return ops.convert(g, "f32")
+
+
+def _back(v):
+    return ops.convert(v, "i64")
+
+
+def _f(value):
+    return c(value, np.float32)
+
+
+FLOAT_CHAINS = {  # a dim through f32 arithmetic and back, as exporters write `x / 2`, `x ** 0.5`, `ceil(x / 2)`
+    "roundtrip": lambda g: _back(_f32(g)),
+    "divide": lambda g: _back(ops.divide(_f32(g), _f(2.0))),
+    "multiply": lambda g: _back(ops.multiply(_f32(g), _f(2.0))),
+    "power_half": lambda g: _back(ops.power(_f32(g), _f(0.5))),
+    "power_int": lambda g: ops.power(g, c(2)),
+    "ceiling": lambda g: _back(ops.ceiling(ops.divide(_f32(g), _f(2.0)))),
+    "floor": lambda g: _back(ops.floor(ops.divide(_f32(g), _f(2.0)))),
+    "via_f16_i32": lambda g: _back(ops.convert(ops.convert(g, "f16"), "i32")),
+}
+
+
+@pytest.mark.parametrize("dim", ["7", "3..100", "1..", "?"])
+@pytest.mark.parametrize("chain", list(FLOAT_CHAINS))
+@pytest.mark.parametrize("compress", [False, True])
+def test_float_shape_arithmetic_like_openvino(tmp_path, dim, chain, compress):
+    """Interval arithmetic on f32 like on integers, truncation back to i64, Floor/Ceiling only on constants,
+    and no bounds at all through the decompression Convert of a compressed f32 constant."""
+    x = ops.parameter(ov.PartialShape(f"?,{dim},64"), np.float32, name="x")
+    v = ops.unsqueeze(FLOAT_CHAINS[chain](ops.gather(ops.shape_of(x), c(1), c(0))), c(0))
+    pattern = ops.concat([ops.gather(ops.shape_of(x), c([0]), c(0)), v, v, c([64])], 0)
+    r = ops.reshape(x, pattern, False, name="r")
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([r], [x]), str(path), compress_to_fp16=compress)
+    theirs = str(ov.Core().read_model(str(path)).get_result().get_output_partial_shape(0))
+    layers, findings = verdicts(str(path))
+    assert (layers["r"].status, expected(layers["r"])) == ("ok", theirs)
+    assert not [f for f in findings if f.severity in ("error", "warning")]
+
+
+def test_float_engine_rules():
+    s = V.convert(t([3, 0], [100, I64_MAX]), "f32")
+    assert s == V.Tensor("f32", (2,), (3.0, 0.0), (100.0, V.type_max("f32")))
+    half = V.divide(s, V.const("f32", (1,), [2.0]), True)
+    assert half.lo == (1.5, 0.0) and half.hi == (50.0, V.type_max("f32"))
+    assert V.convert(half, "i64") == t([1, 0], [50, I64_MAX])  # truncated; the maximum stays the maximum
+    assert V.convert(V.const("f32", (1,), [-1.5]), "i64").lo == (-1,)
+    with pytest.raises(V.NoBounds):  # Ceiling has no bound rule: only constants
+        V.constant_only("ceiling", [half])
+    assert V.constant_only("ceiling", [V.const("f32", (1,), [3.5])]).lo == (4.0,)
+    with pytest.raises(V.Unsupported):
+        V.divide(s, t([0.0], [1.0], "f32"), True)
+
+
 def test_unsupported_op_leaves_the_layer_unverified_naming_it(tmp_path):
     x = ops.parameter(ov.PartialShape("?,4"), np.float32, name="x")
     pattern = ops.abs(ops.shape_of(x), name="odd_abs")

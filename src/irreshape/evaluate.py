@@ -4,7 +4,7 @@
 intervals), the result the checker computed for a Reshape-family layer, else the declared
 ``<dim>``s, whose dynamic (``-1``) dims are re-inferred through common ops (elementwise, MatMul,
 Transpose, (Group)Convolution(BackpropData), pooling, Concat, Gather, Pad, Slice, Reduce*, Broadcast,
-Interpolate, ScaledDotProductAttention, Split; shape functions in :mod:`irreshape.engine.shapes`) the
+Interpolate, ScaledDotProductAttention, Split, (Un)Squeeze; shape functions in :mod:`irreshape.engine.shapes`) the
 way OpenVINO re-infers them on reading. Declared static dims always win. Dims carry no symbols: OpenVINO's ``read_model`` attaches none (measured on
 openvino 2026.4.1: no dim and no value of a read IR has a symbol), so a ``ShapeOf`` of the tensor
 being reshaped does not cancel against it, exactly as in OpenVINO.
@@ -192,6 +192,8 @@ class Graph:
                 return Unknown(f"{r.reason}, and the length of the shape tensor is not declared", r.layer)
             return Value([Bound(0, INF)] * port.dims[0], "i64", tuple(port.dims),
                          f"{_describe(layer)}: OpenVINO cannot bound it ({r.reason}), so every element is ?")
+        if r.et not in V.INT_RANGES:
+            return Unknown(f"{_describe(layer)} gives {r.et}, not an integer tensor", layer)
         lo = pattern_from_values(r.lo, r.et)
         hi = pattern_from_values(r.hi, r.et)
         bounds = [Bound(a.lo, b.hi) for a, b in zip(lo, hi)]
@@ -204,10 +206,15 @@ class Graph:
 
     def _result(self, layer: Layer, port: Port) -> _Result:
         key = (layer.id, port.id)
-        if key not in self._results:
+        r = self._results.get(key)
+        if r is None:
+            if layer.kind == "const":  # the common case (axes, orders, pads): no walk needed
+                r = self._results[key] = self._const(layer)
+                return r
             self._walk(self._results, (layer, port), self._sources, self._evaluate,
                        lambda lay, out, why: Unknown(why, lay))
-        return self._results[key]
+            r = self._results[key]
+        return r
 
     @staticmethod
     def _walk(memo: dict, root: tuple[Layer, Port], sources: Callable[[Layer], list],
@@ -256,7 +263,7 @@ class Graph:
         op = _OPS.get(kind)
         if op is None:
             return Unknown(f"the shape subgraph contains {_describe(layer)}, which irreshape does not evaluate", layer)
-        if len(layer.outputs) != 1:
+        if len(layer.outputs) != 1 and kind not in _MULTI:
             return Unknown(f"{_describe(layer)} has {len(layer.outputs)} outputs", layer)
         inputs: list[V.Tensor] = []
         for p, src in zip(layer.inputs, self._sources(layer)):
@@ -268,6 +275,10 @@ class Graph:
             inputs.append(r)
         try:
             out = op(self, layer, inputs)
+            if isinstance(out, list):  # one tensor per output port
+                if len(out) != len(layer.outputs):
+                    raise ValueError(f"{len(out)} results for {len(layer.outputs)} output ports")
+                out = out[next(i for i, p in enumerate(layer.outputs) if p.id == port.id)]
             if inputs and all(t.is_const for t in inputs):
                 # `evaluate_both_bounds`: with constant inputs, the lower result serves as both bounds
                 out = out.with_bounds(out.lo, out.lo)
@@ -286,11 +297,26 @@ class Graph:
     def _const(self, layer: Layer) -> _Result:
         try:
             et, shape, values = read_int_const(layer, self.weights)
+            if et in V.FLOAT_TYPES:
+                if V.numel(shape) > V.MAX_ELEMENTS:
+                    return Unknown(f"Const {layer.name!r} holds {V.numel(shape)} {et} values, too many for a shape",
+                                   layer)
+                values = self._floats(layer, et, shape)
         except ConstError as e:
             return Unknown(e.finding.message, layer, e.finding)
-        if et not in V.INT_RANGES:
-            return Unknown(f"Const {layer.name!r} holds {et}, not an integer type", layer)
+        if et not in V.INT_RANGES and et not in V.FLOAT_TYPES:
+            return Unknown(f"Const {layer.name!r} holds {et}, not an integer or float type", layer)
         return V.const(et, shape, values)
+
+    def _floats(self, layer: Layer, et: str, shape: tuple[int, ...]) -> list[float]:
+        """The values of a float Const (offset and size already checked by ``read_int_const``)."""
+        import struct
+
+        count = V.numel(shape)
+        code = V.FLOAT_TYPES[et][1]
+        width = struct.calcsize(code)
+        raw = self.weights.read(layer, int(layer.data["offset"]), int(layer.data["size"]), count * width)
+        return list(struct.unpack(f"<{count}{code}", raw))
 
     def _shape_of(self, layer: Layer, _: list[V.Tensor]) -> V.Tensor:
         if not layer.inputs:
@@ -340,19 +366,37 @@ def _range(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
                                         if "output_type" in layer.data else None})
 
 
+def _convert(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
+    src = g.model.producer(layer.id, layer.inputs[0].id)
+    if x[0].et == "f16" and src is not None and src[0].kind == "const":
+        # save_model(compress_to_fp16) writes f32 constants as an f16 Const and a Convert marked
+        # `decompression` (rt_info), and OpenVINO's bound evaluation stops at such a Convert (measured).
+        # irreshape does not read rt_info, and a plain Convert of an f16 Const is rare: it takes it for one.
+        raise V.NoBounds("a Convert of an f16 Const, the decompression Convert of a compressed model")
+    return V.convert(x[0], _et(layer.data.get("destination_type", "")))
+
+
+def _split(g: Graph, layer: Layer, x: list[V.Tensor]) -> list[V.Tensor]:
+    if layer.kind == "split":
+        return V.split(x[0], x[1], int(layer.data.get("num_splits", "")))
+    return V.split(x[0], x[1], x[2])
+
+
 def _arith(kind: str) -> Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]:
     def op(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
         return V.arithmetic(kind, x[0], x[1])
     return op
 
 
-_OPS: dict[str, Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]] = {
+_Op = Callable[[Graph, Layer, list[V.Tensor]], "V.Tensor | list[V.Tensor]"]
+_MULTI = frozenset({"split", "variadicsplit"})  # ops with several output ports: they give one tensor each
+_OPS: dict[str, _Op] = {
     "shapeof": Graph._shape_of,
     "gather": _gather,
     "concat": lambda g, layer, x: V.concat(x, int(layer.data.get("axis", "0"))),
     "unsqueeze": lambda g, layer, x: V.unsqueeze(x[0], x[1]),
     "squeeze": _squeeze,
-    "convert": lambda g, layer, x: V.convert(x[0], _et(layer.data.get("destination_type", ""))),
+    "convert": _convert,
     "add": _arith("add"),
     "subtract": _arith("subtract"),
     "multiply": _arith("multiply"),
@@ -360,6 +404,8 @@ _OPS: dict[str, Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]] = {
     "minimum": _arith("minimum"),
     "divide": lambda g, layer, x: V.divide(x[0], x[1], _flag(layer, "m_pythondiv", True)),
     "floor": lambda g, layer, x: V.constant_only("floor", x),
+    "ceiling": lambda g, layer, x: V.constant_only("ceiling", x),
+    "power": _arith("power"),
     "reduceprod": lambda g, layer, x: V.reduce_prod(x[0], x[1], _flag(layer, "keep_dims", False)),
     "reducesum": lambda g, layer, x: V.constant_only("reducesum", x, {"keep_dims": _flag(layer, "keep_dims", False)}),
     "slice": lambda g, layer, x: V.slice_(*x[:4], x[4] if len(x) > 4 else None),
@@ -367,6 +413,8 @@ _OPS: dict[str, Callable[[Graph, Layer, list[V.Tensor]], V.Tensor]] = {
     "range": _range,
     "broadcast": _broadcast,
     "reshape": lambda g, layer, x: V.reshape(x[0], x[1], _flag(layer, "special_zero", False)),
+    "split": _split,
+    "variadicsplit": _split,
 }
 
 
@@ -385,6 +433,7 @@ _SHAPE_OPS: dict[str, int] = {**{k: 1 for k in _UNARY}, **{k: 2 for k in _BINARY
                               "convolutionbackpropdata": 1, "groupconvolutionbackpropdata": 1, "maxpool": 1,
                               "avgpool": 1, "split": 1, "variadicsplit": 1, "concat": _ALL, "gather": 2, "pad": 1,
                               "scaleddotproductattention": 4, "interpolate": 1, "broadcast": 1, "slice": 1,
+                              "unsqueeze": 1, "squeeze": 1,
                               **{k: 1 for k in _REDUCE}}
 
 
@@ -399,7 +448,7 @@ def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
     if src is None:
         return None
     t = g._result(*src)
-    if not isinstance(t, V.Tensor) or not t.is_const or len(t.shape) > 1:
+    if not isinstance(t, V.Tensor) or not t.is_const or len(t.shape) > 1 or t.et not in V.INT_RANGES:
         return None
     return [V.wrap(v, "i64") for v in t.lo]
 
@@ -453,6 +502,14 @@ def _infer(g: Graph, layer: Layer, port: Port, ins: list[Shape]) -> Shape:
         axis = _const_ints(g, layer, 2)
         return None if axis is None or len(axis) != 1 else S.gather_shape(data, ins[1], axis[0],
                                                                             int(layer.data.get("batch_dims", "0")))
+    if kind == "unsqueeze":
+        axes = _const_ints(g, layer, 1)
+        return None if axes is None else S.unsqueeze_shape(data, axes)
+    if kind == "squeeze":
+        axes = _const_ints(g, layer, 1) if len(layer.inputs) > 1 else None
+        if (axes is None and len(layer.inputs) > 1) or _flag(layer, "allow_axis_skip", False):
+            return None
+        return S.squeeze_shape(data, axes)
     if kind == "pad":
         begin, end = _const_ints(g, layer, 1), _const_ints(g, layer, 2)
         return None if begin is None or end is None else S.pad_shape(data, begin, end)

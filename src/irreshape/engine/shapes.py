@@ -181,6 +181,37 @@ def reduce_shape(data: Shape, axes: Sequence[int], keep_dims: bool) -> Shape:
     return [Dim.of(1) if i in red else d for i, d in enumerate(data) if keep_dims or i not in red]
 
 
+def unsqueeze_shape(data: Shape, axes: Sequence[int]) -> Shape:
+    """``Unsqueeze``: a 1 inserted at each axis of the output rank (repeated axes count once)."""
+    if data is None:
+        return None
+    rank = len(data) + len(set(axes))
+    if any(not -rank <= a < rank for a in axes):
+        return None
+    where = {a % rank for a in axes}
+    if len(where) != len(set(axes)):
+        return None
+    rest = iter(data)
+    return [Dim.of(1) if i in where else next(rest) for i in range(rank)]
+
+
+def squeeze_shape(data: Shape, axes: Sequence[int] | None) -> Shape:
+    """``Squeeze``: the given axes dropped (each must be able to be 1); without axes the static 1s,
+    None when a dynamic dim might be 1 (OpenVINO then cannot tell the rank)."""
+    if data is None:
+        return None
+    if axes is None:
+        if any(not d.is_static and d.contains(1) for d in data):
+            return None
+        return [d for d in data if not (d.is_static and d.lo == 1)]
+    if any(not -len(data) <= a < len(data) for a in axes):
+        return None
+    drop = {a % len(data) for a in axes}
+    if any(not data[a].contains(1) for a in drop):
+        return None
+    return [d for i, d in enumerate(data) if i not in drop]
+
+
 def slice_shape(data: Shape, start: Sequence[int], stop: Sequence[int], step: Sequence[int],
                 axes: Sequence[int]) -> Shape:
     """``Slice-8`` with constant start/stop/step (positive) and axes: each bound of a dim sliced on its own."""

@@ -10,11 +10,15 @@ separately and with the element type's wrap-around arithmetic, as OpenVINO does 
   four lower/upper combinations, min and max of them; where any input bound is its type's maximum
   the result is ``(0, max)``.
 * ``Divide``: its own rule (lower = lo/hi, upper = hi/lo for a positive divisor, ...).
-* ``Gather``/``Concat``/``(Un)Squeeze``/``Slice``/``StridedSlice``/``Broadcast``/``Reshape``: the op on each
-  bound separately, provided the index-like inputs are constants.
+* ``Gather``/``Concat``/``(Un)Squeeze``/``Slice``/``StridedSlice``/``Broadcast``/``Reshape``/``Split``/
+  ``VariadicSplit``: the op on each bound separately, provided the index-like inputs are constants.
 * ``Convert``: each bound converted, a type maximum staying the maximum for types wider than 16 bits.
 * ``ReduceProd``: the product of each bound; a maximum among the upper bounds stays maximum.
-* Any other op (``Floor``, ``ReduceSum``, ``Range``) is evaluated only when all its inputs are constants.
+* ``Power`` (integer or f32) follows ``interval_bound_evaluator`` like ``Multiply``.
+* f32 tensors (a dim converted to f32, divided and converted back) follow the same rules with float
+  arithmetic; a float-to-integer ``Convert`` truncates toward 0.
+* Any other op (``Floor``, ``Ceiling``, ``ReduceSum``, ``Range``) is evaluated only when all its inputs are
+  constants.
 * With constant inputs, OpenVINO keeps the lower result as both bounds (the caller applies this).
 
 When OpenVINO's evaluation fails, it fails for the whole subgraph, and a Reshape then gets no pattern
@@ -26,6 +30,7 @@ OpenVINO does: :class:`Unsupported`.
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +42,10 @@ INT_RANGES: dict[str, tuple[int, int]] = {
     "i32": (-(1 << 31), (1 << 31) - 1), "i64": (-(1 << 63), (1 << 63) - 1),
     "u8": (0, (1 << 8) - 1), "u16": (0, (1 << 16) - 1), "u32": (0, (1 << 32) - 1), "u64": (0, (1 << 64) - 1),
 }
+# float tensors (``Convert`` to f32 and back, as exporters write ``x / 2`` and ``x ** 0.5`` on a dim): the
+# largest finite value, and the `struct` code that rounds a Python float to the type
+FLOAT_TYPES: dict[str, tuple[float, str]] = {"f16": (65504.0, "e"), "f32": (3.4028234663852886e38, "f"),
+                                             "f64": (1.7976931348623157e308, "d")}
 
 
 class NoBounds(Exception):
@@ -51,15 +60,24 @@ class Rejected(Exception):
     """OpenVINO throws while it evaluates the bounds, so it refuses to build (or read) the graph."""
 
 
-def wrap(v: int, et: str) -> int:
-    """``v`` as the C++ integer type ``et`` holds it (two's complement wrap-around)."""
+def wrap(v: float, et: str) -> float:
+    """``v`` as the C++ type ``et`` holds it (two's complement wrap-around; a float rounded, inf saturated)."""
+    if et in FLOAT_TYPES:
+        top, code = FLOAT_TYPES[et]
+        if abs(v) > top:
+            return math.copysign(top, v)
+        return struct.unpack(code, struct.pack(code, v))[0]
     lo, hi = INT_RANGES[et]
     span = hi - lo + 1
     return (v - lo) % span + lo
 
 
-def type_max(et: str) -> int:
-    return INT_RANGES[et][1]
+def type_max(et: str) -> float:
+    return FLOAT_TYPES[et][0] if et in FLOAT_TYPES else INT_RANGES[et][1]
+
+
+def type_min(et: str) -> float:
+    return -FLOAT_TYPES[et][0] if et in FLOAT_TYPES else INT_RANGES[et][0]
 
 
 def numel(shape: Sequence[int]) -> int:
@@ -85,9 +103,9 @@ class Tensor:
         return Tensor(et or self.et, tuple(self.shape if shape is None else shape), tuple(lo), tuple(hi))
 
 
-def const(et: str, shape: Sequence[int], values: Sequence[int]) -> Tensor:
-    if et not in INT_RANGES:
-        raise Unsupported(f"element type {et} (irreshape evaluates integer tensors only)")
+def const(et: str, shape: Sequence[int], values: Sequence[float]) -> Tensor:
+    if et not in INT_RANGES and et not in FLOAT_TYPES:
+        raise Unsupported(f"element type {et} (irreshape evaluates integer and f16/f32/f64 tensors only)")
     vals = tuple(wrap(v, et) for v in values)
     return Tensor(et, tuple(shape), vals, vals)
 
@@ -99,6 +117,8 @@ def _need_const(*tensors: Tensor) -> None:
 
 def _ints(t: Tensor, what: str) -> list[int]:
     _need_const(t)
+    if t.et not in INT_RANGES:
+        raise Unsupported(f"{what} of type {t.et}")
     if len(t.shape) > 1:
         raise Unsupported(f"{what} of rank {len(t.shape)}")
     return [wrap(v, "i64") for v in t.lo]  # read as int64 like OpenVINO's get_tensor_data_as<int64_t>
@@ -208,6 +228,31 @@ def squeeze(data: Tensor, axes: Tensor | None) -> Tensor:
             raise Unsupported("Squeeze of an axis that is not 1")
     shape = [n for i, n in enumerate(data.shape) if i not in drop]
     return data.with_bounds(data.lo, data.hi, shape)
+
+
+def split(data: Tensor, axis: Tensor, parts: int | Tensor) -> list[Tensor]:
+    """``Split-1`` (``parts`` equal parts) or ``VariadicSplit-1`` (``parts`` the lengths, one may be -1):
+    every output, each bound split on its own, provided the axis (and lengths) are constants."""
+    _need_const(axis, *(() if isinstance(parts, int) else (parts,)))
+    ax = _axis(_ints(axis, "axis")[0], len(data.shape))
+    n = data.shape[ax]
+    if isinstance(parts, int):
+        if parts <= 0 or n % parts:
+            raise Unsupported(f"Split of a dim of {n} into {parts} parts")
+        lengths = [n // parts] * parts
+    else:
+        lengths = _ints(parts, "split_lengths")
+        if lengths.count(-1) == 1:
+            lengths[lengths.index(-1)] = n - sum(v for v in lengths if v != -1)
+        if any(v < 0 for v in lengths) or sum(lengths) != n:
+            raise Unsupported(f"VariadicSplit lengths {lengths} for a dim of {n}")
+    out, start = [], 0
+    for k in lengths:
+        plan: list[range | None] = [None] * len(data.shape)
+        plan[ax] = range(start, start + k)
+        out.append(_slice_axes(data, plan, data.shape[:ax] + (k,) + data.shape[ax + 1:]))
+        start += k
+    return out
 
 
 def reshape(data: Tensor, pattern: Tensor, special_zero: bool) -> Tensor:
@@ -352,40 +397,60 @@ def _c_div(x: int, y: int, pythondiv: bool) -> int:
     return q
 
 
-OPS: dict[str, Callable[[int, int], int]] = {
+def _power(x: float, y: float) -> float:
+    if isinstance(x, int) and isinstance(y, int):
+        if y < 0:
+            raise Unsupported("an integer Power with a negative exponent")
+        if y > 64 and abs(x) > 1:
+            raise Unsupported("an integer Power that overflows")
+        return x ** y
+    try:
+        r = math.pow(x, y)
+    except (ValueError, OverflowError) as e:
+        raise Unsupported(f"Power {x} ** {y} ({e})") from None
+    return r
+
+
+OPS: dict[str, Callable[[float, float], float]] = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
     "multiply": lambda x, y: x * y,
     "maximum": max,
     "minimum": min,
+    "power": _power,
 }
 # element types on which OpenVINO's `evaluate` works for each op (measured on 2026.4.1); on others the
 # bound evaluation fails. On i16/u16 OpenVINO's arithmetic bounds are unreliable (uninitialised memory).
 _WIDE = frozenset({"i32", "i64", "u32", "u64"})
+_F32 = frozenset({"f32"})  # f16/f64 arithmetic is not measured: irreshape leaves it unsupported
 EVAL_TYPES: dict[str, frozenset[str]] = {
-    "add": _WIDE | {"i8", "u8"},
-    "subtract": _WIDE | {"i8", "u8"},
-    "multiply": _WIDE,
-    "divide": _WIDE,
-    "maximum": _WIDE,
-    "minimum": _WIDE | {"u8"},
+    "add": _WIDE | _F32 | {"i8", "u8"},
+    "subtract": _WIDE | _F32 | {"i8", "u8"},
+    "multiply": _WIDE | _F32,
+    "divide": _WIDE | _F32,
+    "maximum": _WIDE | _F32,
+    "minimum": _WIDE | _F32 | {"u8"},
+    "power": _WIDE | _F32,
     "reduceprod": _WIDE,
     "reducesum": _WIDE,
     "gather": _WIDE | {"i8", "u8"},
     "broadcast": _WIDE | {"i8", "u8"},
-    "floor": _WIDE | {"i8", "u8"},
+    "floor": _WIDE | _F32 | {"i8", "u8"},
+    "ceiling": _WIDE | _F32 | {"i8", "u8"},
 }
 
 
 def _check_type(kind: str, et: str) -> None:
-    if et in ("i16", "u16") and kind not in ("gather", "broadcast", "floor"):
+    if et in ("i16", "u16") and kind not in ("gather", "broadcast", "floor", "ceiling"):
         raise Unsupported(f"{kind} on {et} (OpenVINO's bounds for it are unreliable)")
+    if et in FLOAT_TYPES and et not in EVAL_TYPES[kind]:
+        raise Unsupported(f"{kind} on {et}")
     if et not in EVAL_TYPES[kind]:
         raise NoBounds(f"OpenVINO cannot evaluate {kind} on {et}")
 
 
-def _elementwise(fn: Callable[[int, int], int], x: Sequence[int], xs: Sequence[int], y: Sequence[int],
-                 ys: Sequence[int], et: str) -> tuple[list[int], list[int]]:
+def _elementwise(fn: Callable[[float, float], float], x: Sequence[float], xs: Sequence[int], y: Sequence[float],
+                 ys: Sequence[int], et: str) -> tuple[list[float], list[int]]:
     out = _broadcast_shape(xs, ys)
     ix, iy = _broadcast_index(xs, out), _broadcast_index(ys, out)
     return [wrap(fn(x[i], y[j]), et) for i, j in zip(ix, iy)], out
@@ -398,7 +463,7 @@ def _check_types(kind: str, a: Tensor, b: Tensor) -> None:
 
 
 def arithmetic(kind: str, a: Tensor, b: Tensor) -> Tensor:
-    """``Add``/``Subtract``/``Multiply``/``Maximum``/``Minimum`` through ``interval_bound_evaluator``."""
+    """``Add``/``Subtract``/``Multiply``/``Maximum``/``Minimum``/``Power`` through ``interval_bound_evaluator``."""
     _check_types(kind, a, b)
     fn, et = OPS[kind], a.et
     if a.is_const and b.is_const:
@@ -421,10 +486,16 @@ def divide(a: Tensor, b: Tensor, pythondiv: bool) -> Tensor:
     ``hi/lo .. lo/hi`` for a negative one, anything for a divisor range around 0."""
     _check_types("divide", a, b)
     et = a.et
-    mn, mx = INT_RANGES[et]
+    mn, mx = type_min(et), type_max(et)
     shape = _broadcast_shape(a.shape, b.shape)
     lo, hi = [], []
     pairs = list(zip(_broadcast_index(a.shape, shape), _broadcast_index(b.shape, shape)))
+    if et in FLOAT_TYPES:
+        if any(b.lo[j] <= 0 <= b.hi[j] for _, j in pairs):
+            raise Unsupported("a float division by a range that holds 0")
+        div = lambda x, y, _: x / y  # noqa: E731
+    else:
+        div = _c_div
     if any(b.lo[j] == 0 and b.hi[j] <= 0 for _, j in pairs):
         raise Rejected("integer division by zero")  # the lower bound divides by the divisor's lower bound
     for i, j in pairs:
@@ -435,22 +506,36 @@ def divide(a: Tensor, b: Tensor, pythondiv: bool) -> Tensor:
             continue
         positive = up2 > 0
         around_zero = lo2 < 0 < up2
-        low = _c_div(lo1, up2, pythondiv) if positive else _c_div(up1, lo2, pythondiv)
+        low = div(lo1, up2, pythondiv) if positive else div(up1, lo2, pythondiv)
         lo.append(mn if around_zero else wrap(low, et))
         x, y = (up1, lo2) if positive else (lo1, up2)
-        hi.append(mx if (y == 0 or around_zero) else wrap(_c_div(x, y, pythondiv), et))
+        hi.append(mx if (y == 0 or around_zero) else wrap(div(x, y, pythondiv), et))
     return Tensor(et, tuple(shape), tuple(lo), tuple(hi))
 
 
+def _wide(et: str) -> bool:
+    return et in FLOAT_TYPES or INT_RANGES[et][1].bit_length() > 16
+
+
 def convert(data: Tensor, et: str) -> Tensor:
-    """``Convert``: each bound converted (wrapping); for types wider than 16 bits a maximum stays a maximum."""
-    if et not in INT_RANGES:
-        raise Unsupported(f"Convert to {et} (irreshape evaluates integer tensors only)")
-    keep_max = INT_RANGES[data.et][1].bit_length() > 16 and INT_RANGES[et][1].bit_length() > 16
+    """``Convert``: each bound converted (wrapping; a float truncated toward 0); between types wider than
+    16 bits, and to or from a float (measured with f16), a maximum stays a maximum."""
+    if et not in INT_RANGES and et not in FLOAT_TYPES:
+        raise Unsupported(f"Convert to {et} (irreshape evaluates integer and f16/f32/f64 tensors only)")
+    keep_max = _wide(data.et) and _wide(et)
     src_max, dst_max = type_max(data.et), type_max(et)
 
-    def conv(v: int) -> int:
-        return dst_max if keep_max and v == src_max else wrap(v, et)
+    def conv(v: float) -> float:
+        if keep_max and v == src_max:
+            return dst_max
+        if et in FLOAT_TYPES:
+            return wrap(float(v), et)
+        if isinstance(v, float):
+            lo, hi = INT_RANGES[et]
+            if not lo <= v <= hi:  # C++ leaves this undefined
+                raise Unsupported(f"Convert of {v} to {et}")
+            return int(v)
+        return wrap(v, et)
     return data.with_bounds([conv(v) for v in data.lo], [conv(v) for v in data.hi], et=et)
 
 
@@ -490,9 +575,13 @@ def constant_only(kind: str, inputs: Sequence[Tensor], attrs: dict | None = None
     """Ops without their own bound rule: OpenVINO evaluates them only on constant inputs."""
     _need_const(*inputs)
     attrs = attrs or {}
-    if kind == "floor":
-        _check_type(kind, inputs[0].et)
-        return inputs[0]
+    if kind in ("floor", "ceiling"):
+        x = inputs[0]
+        _check_type(kind, x.et)
+        if x.et not in FLOAT_TYPES:
+            return x
+        fn = math.floor if kind == "floor" else math.ceil
+        return x.with_bounds([float(fn(v)) for v in x.lo], [float(fn(v)) for v in x.hi])
     if kind == "reducesum":
         _check_type(kind, inputs[0].et)
         return _reduce(inputs[0], inputs[1], bool(attrs.get("keep_dims")), sum)

@@ -274,7 +274,7 @@ def line_of(el) -> int:
     return line
 
 
-def _bad_dim(text: str | None, d, port_el, layer: Layer, findings: list[Finding]) -> int | None:
+def _bad_dim(text: str | None, line: int, port_el, layer: Layer, findings: list[Finding]) -> int | None:
     """The value of a ``<dim>`` whose text is not a known good one; a finding and None when it is bad."""
     text = (text or "").strip()
     v = int(text) if _INT.fullmatch(text) and len(text) <= 40 else None
@@ -283,7 +283,7 @@ def _bad_dim(text: str | None, d, port_el, layer: Layer, findings: list[Finding]
     why = ("is beyond int64" if v is not None and v > INT64_MAX else
            "is below -1" if v is not None else "is not an integer")
     findings.append(Finding(S.BAD_DIM, f"layer {clip(layer.name)!r} port {clip(port_el.get('id', ''))!r}: "
-                            f"<dim>{clip(text)}</dim> {why}", line_of(d), layer.ref))
+                            f"<dim>{clip(text)}</dim> {why}", line, layer.ref))
     return None
 
 
@@ -301,6 +301,7 @@ class _Reader:
         self.kinds: dict[str, tuple[str, str]] = {}  # type attribute -> (its shared string, lower-cased)
         self.data: dict[tuple, dict[str, str]] = {}  # the items of a <data> element -> its dict
         self.dims: dict[str, int] = {}  # raw text of a good <dim> -> its value
+        self.base = 0  # added to every line: the line before a <layer> read on its own
 
     def layer(self, el) -> Layer:
         get, share = el.get, self.share
@@ -309,7 +310,7 @@ class _Reader:
         if known is None:
             typ = share(typ, typ)
             known = self.kinds[typ] = (typ, typ.lower())
-        line = line_of(el)
+        line = line_of(el) + self.base
         lid, version = get("id", ""), get("version", "")
         layer = Layer(share(lid, lid), get("name", ""), known[0], known[1], share(version, version), line, _NO_DATA,
                       [], [])
@@ -339,11 +340,11 @@ class _Reader:
 
     def _ports(self, section, layer: Layer, target: list[Port], last: int) -> int:
         """Append the ``<port>``s of ``section`` to ``target``; the last line seen (``last`` or later)."""
-        known, share = self.dims, self.share
+        known, share, base = self.dims, self.share, self.base
         for p in section:
             if p.tag != "port":
                 continue
-            port_line = line_of(p)
+            port_line = line_of(p) + base
             last = max(last, port_line)
             dims: list[int] = []
             lines: list[int] | None = None  # made only once a <dim> is off "one per line after the port"
@@ -358,6 +359,7 @@ class _Reader:
                     t = text if text is not None else d.tail
                     if t:
                         line -= t.count("\n")
+                line += base
                 n += 1
                 if line != n and lines is None:
                     lines = list(range(port_line + 1, n))
@@ -365,7 +367,7 @@ class _Reader:
                     lines.append(line)
                 v = known.get(text)  # type: ignore[arg-type]
                 if v is None:
-                    v = _bad_dim(text, d, p, layer, self.findings)
+                    v = _bad_dim(text, line, p, layer, self.findings)
                     if v is None:
                         ok = False
                         continue
@@ -409,6 +411,14 @@ def parse(path: str, max_size: int = DEFAULT_MAX_XML_SIZE) -> IRModel:
             if doctype:
                 findings.append(_doctype_finding())
                 return model
+            f.seek(0)
+            data = f.read(max_size + 1)
+            if len(data) <= max_size:
+                from .scan import read
+
+                if read(model, data):
+                    return model
+            del data
             f.seek(0)
             _read(model, f, max_size)
     except OSError as e:
@@ -468,9 +478,14 @@ def _read(model: IRModel, f, max_size: int) -> None:
                 else:
                     get, share = el.get, reader.share
                     a, b, c, d = get("from-layer", ""), get("from-port", ""), get("to-layer", ""), get("to-port", "")
-                    model.edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line_of(el)))
+                    line = line_of(el)
+                    if line >= 65535 and model.edges:  # an empty element: libxml2 has no line past 65534,
+                        prev = el.getprevious()  # but the edge before it has, and its tail counts the newlines
+                        if prev is not None and prev.tag == "edge" and prev.tail is not None:
+                            line = model.edges[-1].line + prev.tail.count("\n")
+                    model.edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line))
             # drop the element read and the siblings before it, so that the tree never grows
-            el.clear(keep_tail=False)
+            el.clear(keep_tail=tag == "edge")  # the next edge's line may need this one's tail
             while el.getprevious() is not None:
                 del parent[0]
     except etree.XMLSyntaxError as e:

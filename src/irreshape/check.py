@@ -74,7 +74,8 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     if any(f.rule in _UNREAD for f in model.findings):
         return result  # what was read before the problem is not the model OpenVINO would load
     result.findings.extend(S.check(model))
-    order, cyclic = _kahn(model)
+    # the file order when every edge runs forward (as OpenVINO writes IRs); else a topological sort
+    order, cyclic = (list(model.layers), []) if model.link().ordered else _kahn(model)
     graph = Graph(model)
     # A second reading of the graph in which the Reshapes that lie keep their declared dims: a layer
     # downstream of a liar (through its data or a ShapeOf of it) that agrees with this reading is not

@@ -24,7 +24,7 @@ from .dims import INF, Dim, Shape, parse_shape
 from .engine import shapes as S
 from .engine import values as V
 from .engine.reshape import Bound, pattern_from_values
-from .ir import IRModel, Layer, Port
+from .ir import _NO_DATA, IRModel, Layer, Port
 from .rules.base import Finding
 from .rules.reshape import INVALID_PATTERN
 from .weights import ConstError, Weights, read_int_const
@@ -90,16 +90,29 @@ class Graph:
         self.model = model
         self.weights = weights if weights is not None else Weights(model.bin_path)
         self._shapes: dict[tuple[str, str], Shape] = {}
-        self._shape_srcs: dict[str, list[tuple[Layer, Port] | None]] = {}
+        model.link()  # every input port knows its source
         self._computed: dict[tuple[str, str], Shape] = {}
         self._results: dict[tuple[str, str], _Result] = {}
         self._values: dict[tuple[str, str], Evaluated] = {}
+        # Memos by content, not by port: the layers of a deep model repeat the same few shapes and constants.
+        # Equal shapes are one list (so a shape's id stands for its dims), a dims tuple or <data> dict shared
+        # by the parser stands for its content, and the objects keyed by id are kept alive beside the result.
+        self._interned: dict[tuple, list[Dim]] = {}
+        self._declared: dict[int, tuple[tuple[int, ...], Shape]] = {}  # id(port.dims) -> (dims, shape)
+        self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
+        self._inferred: dict[tuple, Shape] = {}  # see _infer_key
 
     # -- shapes ----------------------------------------------------------------------------------
     def set_shape(self, layer_id: str, port_id: str, shape: Shape) -> None:
         """Record the shape the checker computed for an output port; it replaces the declared dims."""
         key = (layer_id, port_id)
-        self._shapes[key] = self._computed[key] = shape
+        self._shapes[key] = self._computed[key] = self._intern(shape)
+
+    def _intern(self, shape: Shape) -> Shape:
+        """The one list holding these dims (shapes are never changed once made)."""
+        if shape is None:
+            return None
+        return self._interned.setdefault(tuple([(d.lo, d.hi, d.sym) for d in shape]), shape)
 
     def computed(self, layer_id: str, port_id: str) -> Shape:
         return self._computed.get((layer_id, port_id))
@@ -112,15 +125,12 @@ class Graph:
                        lambda lay, out, why: self._declared_shape(lay, out))
         return self._shapes[key]
 
-    def _shape_sources(self, layer: Layer) -> list[tuple[Layer, Port] | None]:
-        srcs = self._shape_srcs.get(layer.id)
-        if srcs is None:
-            if layer.kind not in _SHAPE_OPS or not self._has_dynamic_output(layer):
-                srcs = []
-            else:
-                srcs = [self.model.producer(layer.id, p.id) for p in layer.inputs[:_SHAPE_OPS[layer.kind]]]
-            self._shape_srcs[layer.id] = srcs
-        return srcs
+    @staticmethod
+    def _shape_sources(layer: Layer) -> list[tuple[Layer, Port] | None]:
+        n = _SHAPE_OPS.get(layer.kind)
+        if n is None or not Graph._has_dynamic_output(layer):
+            return []
+        return [p.source for p in layer.inputs[:n]]
 
     @staticmethod
     def _has_dynamic_output(layer: Layer) -> bool:
@@ -139,29 +149,57 @@ class Graph:
             if src is None:
                 return declared
             ins.append(self._shapes[(src[0].id, src[1].id)])
+        key = self._infer_key(layer, port, declared, ins)
+        if key is not None and key in self._inferred:
+            return self._inferred[key]
         try:
             inferred = _infer(self, layer, port, ins)
         except (V.NoBounds, V.Unsupported, IndexError, ValueError, KeyError):
             inferred = None
         if inferred is None or len(inferred) != len(declared):
-            return declared
-        return [d if d.is_static else i for d, i in zip(declared, inferred)]
+            shape = declared
+        else:
+            shape = self._intern([d if d.is_static else i for d, i in zip(declared, inferred)])
+        if key is not None:
+            self._inferred[key] = shape
+        return shape
+
+    def _infer_key(self, layer: Layer, port: Port, declared: Shape, ins: list[Shape]) -> tuple | None:
+        """What ``_infer`` reads, as a key: the op, its attributes, the output's declared dims, the input
+        ports' dims, the shapes of its data inputs and the Consts on its other inputs. None (no memo) when
+        another input comes from anything but a Const (its value would have to be part of the key)."""
+        key = [layer.kind, layer.version, id(layer.data), port.id, id(declared), *map(id, ins)]
+        for i, p in enumerate(layer.inputs):
+            key.append(id(p.dims))
+            if i >= len(ins):
+                src = p.source
+                if src is not None:
+                    if src[0].kind != "const":
+                        return None
+                    key.append(id(src[0].data))
+                else:
+                    key.append(None)
+        return tuple(key)
 
     def _declared_shape(self, layer: Layer, port: Port) -> Shape:
         if layer.kind == "parameter" and "shape" in layer.data:
             try:
-                return parse_shape(layer.data["shape"])
+                return self._intern(parse_shape(layer.data["shape"]))
             except ValueError:
                 pass
-        if port.dims is None:
+        dims = port.dims
+        if dims is None:
             return None
-        if not port.dims and layer.kind == "parameter":
+        if not dims and layer.kind == "parameter":
             return []  # no `shape` attribute and no dims: a scalar
-        return _declared(port.dims)
+        known = self._declared.get(id(dims))
+        if known is None:
+            known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)))
+        return known[1]
 
     def input_shape(self, layer: Layer, port: Port) -> Shape:
         """The shape arriving at an input port: the producer's, or this port's own dims without an edge."""
-        src = self.model.producer(layer.id, port.id)
+        src = port.source
         if src is not None:
             return self.shape(*src)
         if port.dims is None:
@@ -170,7 +208,7 @@ class Graph:
 
     # -- values ----------------------------------------------------------------------------------
     def input_value(self, layer: Layer, port: Port) -> Evaluated:
-        src = self.model.producer(layer.id, port.id)
+        src = port.source
         if src is None:
             return Unknown(f"input port {port.id} of {layer.name!r} has no incoming edge")
         return self.value(*src)
@@ -252,7 +290,7 @@ class Graph:
         """Producers whose values ``layer`` needs (a ShapeOf needs only its input's shape)."""
         if layer.kind in ("shapeof", "const", "parameter"):
             return []
-        return [self.model.producer(layer.id, p.id) for p in layer.inputs]
+        return [p.source for p in layer.inputs]
 
     def _evaluate(self, layer: Layer, port: Port) -> _Result:
         kind = layer.kind
@@ -295,6 +333,15 @@ class Graph:
                            layer)
 
     def _const(self, layer: Layer) -> _Result:
+        known = self._consts.get(id(layer.data))
+        if known is not None:  # a Const with the same <data> (type, shape, offset, size) in the same .bin
+            return known[1]
+        r = self._read_const(layer)
+        if isinstance(r, V.Tensor) and layer.data is not _NO_DATA:
+            self._consts[id(layer.data)] = (layer.data, r)
+        return r
+
+    def _read_const(self, layer: Layer) -> _Result:
         try:
             et, shape, values = read_int_const(layer, self.weights)
             if et in V.FLOAT_TYPES:
@@ -367,7 +414,7 @@ def _range(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
 
 
 def _convert(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
-    src = g.model.producer(layer.id, layer.inputs[0].id)
+    src = layer.inputs[0].source
     if x[0].et == "f16" and src is not None and src[0].kind == "const":
         # save_model(compress_to_fp16) writes f32 constants as an f16 Const and a Convert marked
         # `decompression` (rt_info), and OpenVINO's bound evaluation stops at such a Convert (measured).
@@ -444,7 +491,7 @@ def _ints_attr(layer: Layer, name: str) -> list[int]:
 
 def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
     """The values of input ``index`` when OpenVINO knows them exactly (a constant or a folded subgraph)."""
-    src = g.model.producer(layer.id, layer.inputs[index].id) if index < len(layer.inputs) else None
+    src = layer.inputs[index].source if index < len(layer.inputs) else None
     if src is None:
         return None
     t = g._result(*src)

@@ -30,6 +30,11 @@ class Port:
     line: int
     precision: str | None = None
     lines: tuple[int, ...] | None = None  # the <dim> lines; None when they are the lines right after ``line``
+    # an input port's producer (layer, output port), set by IRModel.link: the first edge into the port counts
+    source: "tuple[Layer, Port] | None" = field(default=None, compare=False, repr=False)
+
+    def __reduce__(self):  # a port travels (to --jobs' parent process) without its link into the graph
+        return Port, (self.id, self.dims, self.line, self.precision, self.lines)
 
     @property
     def dim_lines(self) -> tuple[int, ...]:
@@ -82,6 +87,17 @@ class Edge:
 
 
 @dataclass(slots=True)
+class Links:
+    """What :meth:`IRModel.link` found in the edges."""
+
+    # edges that name no layer (edge, "layer", the missing id) or no port (edge, "output" or "input", the
+    # layer lacking it), in file order
+    dangling: list[tuple[Edge, str, "str | Layer"]] = field(default_factory=list)
+    broken: set[tuple[str, str]] = field(default_factory=set)  # input ports whose first edge is dangling
+    ordered: bool = True  # every edge between two layers runs forward in the file
+
+
+@dataclass(slots=True)
 class IRModel:
     path: str
     version: int | None
@@ -91,24 +107,64 @@ class IRModel:
     duplicates: list[Layer] = field(default_factory=list)
     comments: list[tuple[int, str]] = field(default_factory=list)  # every `irreshape:` comment
     findings: list[Finding] = field(default_factory=list)
-    _into: dict[str, Edge | list[Edge]] | None = None  # the edges into each layer, in file order
+    _links: Links | None = None
     _from: dict[str, Edge | list[Edge]] | None = None  # the edges out of each layer, in file order
 
     @property
     def bin_path(self) -> str:
         return os.path.splitext(self.path)[0] + ".bin"
 
+    def link(self) -> Links:
+        """Resolve the edges, once: every input port's ``source`` (the first edge into a port decides, even
+        a broken one), the edges that name no layer or port, and whether every edge runs forward in the
+        file (OpenVINO's serializer lists producers first)."""
+        if self._links is not None:
+            return self._links
+        layers = self.layers
+        links = self._links = Links()
+        dangling, broken = links.dangling, links.broken
+        ordered = True
+        for e in self.edges:
+            src, dst = layers.get(e.from_layer), layers.get(e.to_layer)
+            out = None
+            if src is None or dst is None:
+                dangling.append((e, "layer", e.from_layer if src is None else e.to_layer))
+                if dst is None:
+                    continue
+            else:
+                if src.line >= dst.line:
+                    ordered = False
+                fp = e.from_port
+                for p in src.outputs:
+                    if p.id == fp:
+                        out = p
+                        break
+                else:
+                    dangling.append((e, "output", src))
+            tp = e.to_port
+            ports = [p for p in dst.inputs if p.id == tp]
+            if not ports:
+                if out is not None:
+                    dangling.append((e, "input", dst))
+                continue
+            if ports[0].source is not None or (broken and (dst.id, tp) in broken):
+                continue  # an earlier edge feeds this port
+            if out is None:
+                broken.add((dst.id, tp))
+            else:
+                for p in ports:
+                    p.source = (src, out)
+        links.ordered = ordered
+        return links
+
     def producer(self, layer_id: str, port_id: str) -> tuple[Layer, Port] | None:
         """The (layer, output port) feeding input ``port_id`` of ``layer_id``, if the edge and both ends exist."""
-        if self._into is None:
-            self._into = _by_layer(self.edges, "to_layer")
-        edges = self._into.get(layer_id, ())
-        for e in (edges,) if isinstance(edges, Edge) else edges:
-            if e.to_port == port_id:  # the first edge into a port counts
-                layer = self.layers.get(e.from_layer)
-                port = layer.output(e.from_port) if layer is not None else None
-                return (layer, port) if port is not None else None  # type: ignore[return-value]
-        return None
+        layer = self.layers.get(layer_id)
+        if layer is None:
+            return None
+        self.link()
+        port = layer.input(port_id)
+        return port.source if port is not None else None
 
     def consumers(self, layer_id: str, port_id: str) -> list[tuple[Layer, Port]]:
         if self._from is None:

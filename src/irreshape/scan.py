@@ -61,6 +61,9 @@ _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 _Section = tuple[tuple[tuple[str, "str | None", "tuple[int, ...]", int, "tuple[int, ...] | None"], ...], int]
 
 
+_SHARED_DATA = 1 << 16  # distinct <data> elements whose dicts are shared
+
+
 class _Whole(Exception):
     """Not the layout this reader knows: the document is read element by element."""
 
@@ -223,16 +226,18 @@ class _Scanner:
         raw = m.group(2)
         if raw is not None:
             d = self.data_dicts.get(raw)
-            if d is None and (c := _CONST_DATA.fullmatch(raw)) is not None:  # unique to each Const: not kept
-                et, shape, offset, size = c.groups()
-                d = {"element_type": share(et := et.decode(), et), "shape": share(shape := shape.decode(), shape),
-                     "offset": offset.decode(), "size": size.decode()}
-            elif d is None:
-                items = tuple(_attrs(raw).items())
-                d = self.reader.data.get(items)
-                if d is None:
-                    d = self.reader.data[items] = {share(k, k): share(v, v) for k, v in items}
-                if len(self.data_dicts) < 4096:
+            if d is None:
+                if (c := _CONST_DATA.fullmatch(raw)) is not None:
+                    et, shape, offset, size = c.groups()
+                    d = {"element_type": share(et := et.decode(), et), "shape": share(shape := shape.decode(), shape),
+                         "offset": offset.decode(), "size": size.decode()}
+                else:
+                    items = tuple(_attrs(raw).items())
+                    d = self.reader.data.get(items)
+                    if d is None:
+                        d = self.reader.data[items] = {share(k, k): share(v, v) for k, v in items}
+                # equal Consts share one dict too: the serializer writes equal constants once in the .bin
+                if len(self.data_dicts) < _SHARED_DATA:
                     self.data_dicts[raw] = d
             layer.data = d
         last = line

@@ -79,18 +79,13 @@ def check(model: IRModel) -> Iterator[Finding]:
     for layer in model.duplicates:
         yield Finding(DUPLICATE_ID, f"layer id {layer.id!r} ({layer.name!r}) is used by an earlier layer too",
                       layer.line, layer.ref)
-    for e in model.edges:
-        src = model.layers.get(e.from_layer)
-        dst = model.layers.get(e.to_layer)
-        if src is None or dst is None:
-            missing = e.from_layer if src is None else e.to_layer
-            yield Finding(DANGLING_EDGE, f"edge {e} names layer {missing!r}, which does not exist", e.line)
-        elif src.output(e.from_port) is None:
-            yield Finding(DANGLING_EDGE, f"edge {e}: layer {src.name!r} has no output port {e.from_port!r}",
-                          e.line, src.ref)
-        elif dst.input(e.to_port) is None:
-            yield Finding(DANGLING_EDGE, f"edge {e}: layer {dst.name!r} has no input port {e.to_port!r}",
-                          e.line, dst.ref)
+    for e, problem, subject in model.link().dangling:
+        if isinstance(subject, str):
+            yield Finding(DANGLING_EDGE, f"edge {e} names layer {subject!r}, which does not exist", e.line)
+        else:
+            port = e.from_port if problem == "output" else e.to_port
+            yield Finding(DANGLING_EDGE, f"edge {e}: layer {subject.name!r} has no {problem} port {port!r}",
+                          e.line, subject.ref)
 
 
 def shape_cycles(model: IRModel, cyclic: set[str], reshapes: Iterable[Layer]) -> Iterator[Finding]:

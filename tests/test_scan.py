@@ -37,7 +37,8 @@ def _slow(path: str) -> IRModel:
 
 def _fast(path: str) -> IRModel | None:
     model = IRModel(path=path, version=None, name="", layers={}, edges=[])
-    return model if scan.read(model, Path(path).read_bytes()) else None
+    with ir.open_regular(path) as f:
+        return model if scan.read(model, f, ir.DEFAULT_MAX_XML_SIZE) else None
 
 
 def _fields(m: IRModel) -> tuple:
@@ -170,3 +171,46 @@ def test_mutated_documents_read_the_same_or_are_declined(seed, tree_ops, raw_ops
         path = Path(d, "m.xml")
         path.write_bytes(xml)
         _same(str(path))
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1000])
+@pytest.mark.parametrize("threaded", [True, False])
+def test_chunk_boundaries_anywhere_read_the_same(tmp_path, monkeypatch, chunk, threaded):
+    """The scan holds a window of the document, not all of it: with chunks of a few bytes every tag,
+    every </layers> and every edge line is cut somewhere, and both ways of checking well-formedness
+    (libxml2 reading the file in a thread, or fed chunk by chunk) run."""
+    monkeypatch.setattr(scan, "CHUNK", chunk)
+    if not threaded:
+        monkeypatch.setattr(scan, "FD_PATH", str(tmp_path / "no-such-dir" / "{}"))
+    sources = FIXTURES if chunk >= 64 else FIXTURES[::4]
+    assert sources and all(_same(str(p)) for p in sources)
+    edits = [('\t\t<edge from', '\n\t\t<edge from'), ("</net>", "</net"), ('\t</layers>', '\t<!-- c -->\n\t</layers>')]
+    for i, (old, new) in enumerate(edits):  # off the fast path's layout, malformed, declined: all as before
+        path = _write(tmp_path, (HEAD + PARAM + RELU + TAIL).replace(old, new), f"e{i}.xml")
+        if old == "</net>":
+            assert _fast(path) is None
+        else:
+            assert _same(path) == (i == 0)
+
+
+def test_the_window_stays_small(tmp_path, monkeypatch):
+    """However long the document, the scan never holds much more than a chunk of it."""
+    n = 3000
+    layers = [PARAM.replace('name="x"', 'name="p0"')]
+    layers += [RELU.replace('id="1" name="r"', f'id="{i}" name="r{i}"') for i in range(1, n)]
+    edges = "".join(f'\t\t<edge from-layer="{i - 1}" from-port="{0 if i == 1 else 1}" to-layer="{i}" to-port="0" />\n'
+                    for i in range(1, n))
+    path = _write(tmp_path, HEAD + "".join(layers) + "\t</layers>\n\t<edges>\n" + edges + "\t</edges>\n</net>\n")
+    monkeypatch.setattr(scan, "CHUNK", 4096)
+    widest = []
+    more = scan._Scanner._more
+
+    def watched(self):
+        got = more(self)
+        widest.append(len(self.data))
+        return got
+
+    monkeypatch.setattr(scan._Scanner, "_more", watched)
+    fast = _fast(path)
+    assert fast is not None and len(fast.layers) == n and len(fast.edges) == n - 1
+    assert Path(path).stat().st_size > 100 * 4096 and max(widest) <= 2 * 4096

@@ -468,13 +468,10 @@ def parse(path: str, max_size: int = DEFAULT_MAX_XML_SIZE) -> IRModel:
                 findings.append(_doctype_finding())
                 return model
             f.seek(0)
-            data = f.read(max_size + 1)
-            if len(data) <= max_size:
-                from .scan import read
+            from .scan import read
 
-                if read(model, data):
-                    return model
-            del data
+            if read(model, f, max_size):
+                return model
             f.seek(0)
             _read(model, f, max_size)
     except OSError as e:

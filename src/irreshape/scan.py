@@ -23,6 +23,7 @@ fixture, exported model and hostile file.
 
 from __future__ import annotations
 
+import os
 import re
 
 from .ir import INT64_MAX, Edge, IRModel, Layer, Port, _parser_kwargs, _Reader, _NO_DATA, _INT
@@ -87,45 +88,30 @@ def _attrs(raw: bytes) -> dict[str, str]:
     return {k.decode(): _text(v1 or v2) for k, v1, v2 in _ATTR.findall(raw)}
 
 
-def read(model: IRModel, data: bytes) -> bool:
-    """Fill ``model`` from the bytes of a whole document. False, with ``model`` untouched, when the
-    document is not one this reader takes (malformed included): read it element by element then."""
-    if b"<!" in data or b"\r" in data or b"<body" in data:
-        return False
-    m = _PROLOG.match(data)
-    if m is None or data.find(b"<?", m.end()) >= 0:
-        return False
-    decl = _attrs(m.group(1) or b"")
-    if decl.get("encoding", "utf-8").lower() not in ("utf-8", "utf8"):
-        return False
-    checked: list[bool] = []
-    if len(data) < _THREAD_FROM:
-        checked.append(_well_formed(data))
-        if not checked[0]:
-            return False
-        thread = None
-    else:  # libxml2 lets go of the GIL: its check runs beside the scan, on another core if there is one
-        import threading
+CHUNK = 1 << 20  # bytes read at a time: the scan holds about this much of the document, not all of it
+_PROLOG_MAX = 1 << 16  # an IR's <layers> starts within this many bytes
+FD_PATH = "/proc/self/fd/{}"  # a path naming an open file, with a file offset of its own (Linux)
 
-        thread = threading.Thread(target=lambda: checked.append(_well_formed(data)), daemon=True)
-        thread.start()
+
+def read(model: IRModel, f, limit: int) -> bool:
+    """Fill ``model`` from the regular file ``f`` (at its start) of at most ``limit`` bytes. False, with
+    ``model`` untouched, when the document is not one this reader takes (malformed or too large
+    included): read it element by element then."""
+    scanner = _Scanner(f, limit)
     try:
-        layers, duplicates, edges, findings = _Scanner(data, m.end()).run()
+        head, layers, duplicates, edges, findings = scanner.run()
+        well_formed = scanner.checker.result()
     except Exception:  # _Whole; or a malformed document (checked beside the scan) that tripped the scan
         return False
-    finally:
-        if thread is not None:
-            thread.join()
-    if not checked or not checked[0]:
+    if not well_formed:
         return False
-    root = _attrs(m.group(2))
+    decl, root, net_line = head
     model.name = root.get("name", "")
     v = root.get("version")
     model.version = int(v) if v is not None and _INT.fullmatch(v) and len(v) < 10 else None
     if model.version not in (10, 11):
-        line = data.count(b"\n", 0, data.index(b"<net")) + 1
         model.findings.append(Finding(S.NOT_IR, f"IR version {v!r} is not supported by OpenVINO "
-                                      "(10 and 11 are)", line))
+                                      "(10 and 11 are)", net_line))
     model.layers, model.duplicates, model.edges = layers, duplicates, edges
     model.findings.extend(findings)
     return True
@@ -138,22 +124,71 @@ class _Null:
         return None
 
 
-_THREAD_FROM = 1 << 20  # bytes of XML from which the well-formedness check gets a thread of its own
+class _Checker:
+    """libxml2's verdict on the whole document's well-formedness, taken beside the scan.
 
+    Where the system names an open file by path (``/proc/self/fd``, with an offset of its own), libxml2
+    reads and checks the file in a thread of its own, without Python's lock, on another core if there is
+    one; elsewhere the scan feeds it each chunk it reads. Either way libxml2 builds nothing.
+    """
 
-def _well_formed(data: bytes) -> bool:
-    from lxml import etree
+    def __init__(self, fd: int, size: int) -> None:
+        from lxml import etree
 
-    try:
-        etree.fromstring(data, etree.XMLParser(target=_Null(), **_parser_kwargs()))
-    except Exception:  # XMLSyntaxError, or anything else: the element-by-element reading will say
-        return False
-    return True
+        self._verdict: list[bool] = []
+        self._thread = None
+        path = FD_PATH.format(fd)
+        if size > CHUNK and os.path.exists(path):
+            import threading
+
+            self._thread = threading.Thread(target=self._check_file, args=(path,), daemon=True)
+            self._thread.start()
+        else:
+            self._parser = etree.XMLParser(target=_Null(), **_parser_kwargs())
+
+    def _check_file(self, path: str) -> None:
+        from lxml import etree
+
+        try:  # a parser of this thread's own: lxml's parsers belong to one thread
+            etree.parse(path, etree.XMLParser(target=_Null(), **_parser_kwargs()))
+        except Exception:  # XMLSyntaxError, or anything else: the element-by-element reading will say
+            self._verdict.append(False)
+        else:
+            self._verdict.append(True)
+
+    def feed(self, chunk: bytes) -> None:
+        if self._thread is None:
+            try:
+                self._parser.feed(chunk)
+            except Exception:
+                raise _Whole from None
+
+    def result(self) -> bool:
+        if self._thread is not None:
+            self._thread.join()
+            return self._verdict[0]
+        try:
+            self._parser.close()
+        except Exception:
+            return False
+        return True
 
 
 class _Scanner:
-    def __init__(self, data: bytes, pos: int) -> None:
-        self.data, self.pos = data, pos
+    """Reads the document a chunk at a time into a window (``data``), dropping what it has read.
+
+    It drops only just after a ``>`` or at a line start, so that no tag it counts is ever cut in two:
+    every byte is checked once, in :meth:`_drop`, for the markup this reader does not take, and for the
+    ``<layer>`` and ``<edge>`` tags that must all be the ones it read.
+    """
+
+    def __init__(self, f, limit: int) -> None:
+        self.f, self.limit, self.total = f, limit, 0
+        self.checker = _Checker(f.fileno(), os.fstat(f.fileno()).st_size)
+        self.data = b""
+        self.eof = False
+        self.line, self.at = 1, 0  # the line of offset ``at`` of the window
+        self.tags = [0, 0]  # the <layer> and <edge> tags in the bytes dropped so far
         self.findings: list[Finding] = []
         self.reader = _Reader(self.findings)
         self.share = self.reader.share
@@ -162,18 +197,74 @@ class _Scanner:
         self.sections: dict[bytes, _Section] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
 
-    def run(self) -> tuple[dict[str, Layer], list[Layer], list[Edge], list[Finding]]:
-        data, pos = self.data, self.pos
+    # -- the window ------------------------------------------------------------------------------
+    def _more(self) -> bool:
+        """Read the next chunk into the window; False at the end of the file."""
+        chunk = b"" if self.eof else self.f.read(CHUNK)
+        if not chunk:
+            self.eof = True
+            return False
+        self.total += len(chunk)
+        if self.total > self.limit:
+            raise _Whole  # the file grew past the limit: the element-by-element reading reports it
+        self.checker.feed(chunk)
+        self.data = self.data + chunk if self.data else chunk
+        return True
+
+    def _find(self, token: bytes, pos: int) -> int:
+        """The index of the first ``token`` at or after ``pos``, reading on as needed; -1 if there is none."""
+        while True:
+            i = self.data.find(token, pos)
+            if i >= 0 or not self._more():
+                return i
+
+    def _drop(self, p: int) -> None:
+        """Forget the window's first ``p`` bytes, counting their lines (from ``at``) and tags."""
+        data = self.data
+        for bad in (b"<!", b"<?", b"\r", b"<body"):  # comments, CDATA, DOCTYPE, PIs, CR, sub-graphs
+            if data.find(bad, 0, p) >= 0:
+                raise _Whole
+        self.line += data.count(b"\n", self.at, p)
+        self.at = 0
+        self.tags[0] += data.count(b"<layer", 0, p) - data.count(b"<layers", 0, p)
+        self.tags[1] += data.count(b"<edge", 0, p) - data.count(b"<edges", 0, p)
+        self.data = data[p:]
+
+    def _head(self) -> tuple[dict[str, str], dict[str, str], int]:
+        """Read the prolog up to ``<layers>``: (XML declaration, ``<net>`` attributes, the line of ``<net>``)."""
+        while self.data.find(b"<layers>") < 0 and len(self.data) < _PROLOG_MAX and self._more():
+            pass
+        data = self.data
+        m = _PROLOG.match(data)
+        if m is None or data.find(b"\r", 0, m.end()) >= 0:  # the pattern leaves no room for other markup
+            raise _Whole
+        decl = _attrs(m.group(1) or b"")
+        if decl.get("encoding", "utf-8").lower() not in ("utf-8", "utf8"):
+            raise _Whole
+        net_line = data.count(b"\n", 0, data.index(b"<net")) + 1
+        self.line += data.count(b"\n", 0, m.end())
+        self.data = data[m.end():]
+        return decl, _attrs(m.group(2)), net_line
+
+    def run(self):
+        head = self._head()
         layers: dict[str, Layer] = {}
         duplicates: list[Layer] = []
-        line, at = 1, 0  # the line of offset ``at``
+        data, pos, line, at = self.data, 0, self.line, 0  # ``line`` is the line of offset ``at``
         match = _LAYER.match
-        count = data.count
         while True:
+            end = data.find(b"</layer", pos)
+            if end < 0 or end + 9 > len(data):  # not the whole of the next layer (or of </layers>) yet
+                self.line, self.at = line, at
+                self._drop(pos)
+                end = self._find(b"</layer", 0)
+                while 0 <= end and len(self.data) < end + 9 and self._more():
+                    pass
+                data, pos, line, at = self.data, 0, self.line, 0
             m = match(data, pos)
             if m is not None:
-                start = data.index(b"<layer", pos)
-                line += count(b"\n", at, start)
+                start = m.start(1) - 6
+                line += data.count(b"\n", at, start)
                 at = start
                 try:
                     layer = self._layer(m, line, start)
@@ -188,7 +279,7 @@ class _Scanner:
                 nxt = data.find(b"<layer", start + 6)
                 if end < 0 or 0 <= nxt < end:
                     raise _Whole  # an empty <layer/>, or one inside another
-                line += count(b"\n", at, start)
+                line += data.count(b"\n", at, start)
                 at = start
                 pos = end + 8
                 layer = self._lxml_layer(start, line, pos)
@@ -198,13 +289,14 @@ class _Scanner:
                 layers[layer.id] = layer
         if not data.startswith(b"</layers>", start):
             raise _Whole
-        n_layers = len(layers) + len(duplicates)
-        if count(b"<layer") - count(b"<layers") != n_layers:
-            raise _Whole  # a <layer> somewhere else
-        edges = self._edges(start + 9, line + count(b"\n", at, start))
-        if count(b"<edge") - count(b"<edges") != len(edges):
-            raise _Whole
-        return layers, duplicates, edges, self.findings
+        self.line, self.at = line, at
+        self._drop(start + 9)
+        edges = self._edges()
+        while self._more() or self.data:  # the rest of the document, dropped just after a ">"
+            self._drop(len(self.data) if self.eof else self.data.rfind(b">") + 1)
+        if self.tags != [len(layers) + len(duplicates), len(edges)]:
+            raise _Whole  # a <layer> or an <edge> somewhere else
+        return head, layers, duplicates, edges, self.findings
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
         raw = m.group(1)
@@ -332,26 +424,46 @@ class _Scanner:
         finally:
             self.reader.base = 0
 
-    def _edges(self, pos: int, line: int) -> list[Edge]:
-        data, share = self.data, self.share
-        m = _EDGES.match(data, pos)
+    def _edges(self) -> list[Edge]:
+        """The ``<edges>`` section, which starts the window: read a region of whole lines at a time."""
+        self._find(b">", 0)
+        m = _EDGES.match(self.data)
         if m is None:
             raise _Whole
-        line += data.count(b"\n", pos, m.end())
+        line = self.line + self.data.count(b"\n", 0, m.end())
         if m.group(1):
+            self.line, self.at = line, m.end()
+            self._drop(m.end())
             return []
-        begin, end = m.end(), data.find(b"</edges>", m.end())
-        if end < 0:
-            raise _Whole
-        found = _EDGE.findall(data, begin, end)
-        tail = data[data.rfind(b"\n", begin, end):end] if found else b""
         edges: list[Edge] = []
-        if (found and data.count(b"<edge", begin, end) == len(found) and not tail.strip(b" \t\n")
-                and data.count(b"\n", begin, end) == len(found) + 1):
+        pos = m.end()
+        while True:
+            data = self.data
+            end = data.find(b"</edges>", pos)
+            cut = end if end >= 0 else data.rfind(b"\n", pos)  # up to </edges>, or to the last line start
+            if cut > pos:
+                line = self._edge_region(pos, cut, line, edges, end >= 0)
+                self.line, self.at = line, cut
+                self._drop(end + 8 if end >= 0 else cut)
+                if end >= 0:
+                    return edges
+                pos = 0
+            elif not self._more():
+                raise _Whole  # no </edges>
+
+    def _edge_region(self, begin: int, end: int, line: int, edges: list[Edge], last: bool) -> int:
+        """Append the edges between ``begin`` (a line start, or just after ``<edges>``) and ``end`` (a line
+        start, or ``</edges>`` when ``last``); the line of ``end``."""
+        data, share = self.data, self.share
+        found = _EDGE.findall(data, begin, end)
+        newlines = data.count(b"\n", begin, end)
+        # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
+        if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
+                and (not last or not data[data.rfind(b"\n", begin, end):end].strip(b" \t\n"))):
             for n, (a, b, c, d) in enumerate(found, line + 1):
                 a, b, c, d = a.decode(), b.decode(), c.decode(), d.decode()
                 edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), n))
-            return edges
+            return line + newlines
         at = begin
         for e in _ANY_EDGE.finditer(data, begin, end):
             line += data.count(b"\n", at, e.start())
@@ -361,7 +473,7 @@ class _Scanner:
             attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
             edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line))
-        return edges
+        return line + data.count(b"\n", at, end)
 
 
 class _OneLayer(Exception):

@@ -53,9 +53,18 @@ class Layer:
     version: str
     line: int
     data: dict[str, str]
-    inputs: list[Port]
-    outputs: list[Port]
-    end_line: int = 0
+    inputs: tuple[Port, ...]  # tuples, not lists: a model holds a great many of them
+    outputs: tuple[Port, ...]
+
+    @property
+    def end_line(self) -> int:
+        """The last line of the layer's own tag, its ports and their dims."""
+        last = self.line
+        for p in (*self.inputs, *self.outputs):
+            end = max(p.lines) if p.lines else p.line + len(p.dims or ())
+            if end > last:
+                last = end
+        return last
 
     @property
     def ref(self) -> LayerRef:
@@ -369,7 +378,7 @@ class _Reader:
         line = line_of(el) + self.base
         lid, version = get("id", ""), get("version", "")
         layer = Layer(share(lid, lid), get("name", ""), known[0], known[1], share(version, version), line, _NO_DATA,
-                      [], [])
+                      (), ())
         data = inputs = outputs = None
         for child in el:  # the first <data>, <input> and <output>, as find() would
             tag = child.tag
@@ -384,24 +393,20 @@ class _Reader:
             layer.data = self.data.get(items)  # type: ignore[assignment]
             if layer.data is None:
                 layer.data = self.data[items] = {share(k, k): share(v, v) for k, v in items}
-        last = line
         if inputs is not None:
-            last = self._ports(inputs, layer, layer.inputs, last)
-            layer.inputs = layer.inputs[:]  # no room to spare: there are many layers
+            layer.inputs = self._ports(inputs, layer)
         if outputs is not None:
-            last = self._ports(outputs, layer, layer.outputs, last)
-            layer.outputs = layer.outputs[:]
-        layer.end_line = last
+            layer.outputs = self._ports(outputs, layer)
         return layer
 
-    def _ports(self, section, layer: Layer, target: list[Port], last: int) -> int:
-        """Append the ``<port>``s of ``section`` to ``target``; the last line seen (``last`` or later)."""
+    def _ports(self, section, layer: Layer) -> tuple[Port, ...]:
+        """The ``<port>``s of ``section``."""
         known, share, base = self.dims, self.share, self.base
+        target: list[Port] = []
         for p in section:
             if p.tag != "port":
                 continue
             port_line = line_of(p) + base
-            last = max(last, port_line)
             dims: list[int] = []
             lines: list[int] | None = None  # made only once a <dim> is off "one per line after the port"
             n = port_line
@@ -430,18 +435,14 @@ class _Reader:
                     if len(known) < 4096:
                         known[text] = v  # type: ignore[index]
                 dims.append(v)
-            if lines is None:
-                last = max(last, n)
-                if not ok:
-                    lines = list(range(port_line + 1, n + 1))
-            else:
-                last = max(last, *lines)
+            if lines is None and not ok:
+                lines = list(range(port_line + 1, n + 1))
             pid, precision = p.get("id", ""), p.get("precision")
             shape = share(t := tuple(dims), t) if ok else None
             target.append(Port(share(pid, pid), shape, port_line,
                                None if precision is None else share(precision, precision),
                                None if lines is None else tuple(lines)))
-        return last
+        return tuple(target)
 
 
 def parse(path: str, max_size: int = DEFAULT_MAX_XML_SIZE) -> IRModel:

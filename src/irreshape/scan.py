@@ -57,9 +57,9 @@ _PROLOG = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml(" + _A + rb")\?>)?\s*<net(" +
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 
-# a section's ports: (id, precision, dims, line after the section's first, dim lines after the port's
-# or None for one per line); and the last line of the section with a port or a dim, after the first
-_Section = tuple[tuple[tuple[str, "str | None", "tuple[int, ...]", int, "tuple[int, ...] | None"], ...], int]
+# a section's ports: (id, precision, dims, line after the section's first, dim lines after the port's or
+# None for one per line)
+_Section = tuple[tuple[str, "str | None", "tuple[int, ...]", int, "tuple[int, ...] | None"], ...]
 
 
 _SHARED_DATA = 1 << 16  # distinct <data> elements whose dicts are shared
@@ -314,7 +314,7 @@ class _Scanner:
         if known is None:
             typ = share(typ, typ)
             known = self.kinds[typ] = (typ, typ.lower())
-        layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, _NO_DATA, [], [])
+        layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, _NO_DATA, (), ())
         raw = m.group(2)
         if raw is not None:
             d = self.data_dicts.get(raw)
@@ -332,29 +332,23 @@ class _Scanner:
                 if len(self.data_dicts) < _SHARED_DATA:
                     self.data_dicts[raw] = d
             layer.data = d
-        last = line
         data, sections = self.data, self.sections
         for group in (3, 4):
             sec = m.group(group)
             if sec is None:
                 continue
             key = _NAMES.sub(b"", sec) if b" names=" in sec else sec
-            known_sec = sections.get(key)
-            if known_sec is None:
-                known_sec = self._section(key)
-            ports, sec_last = known_sec
+            ports = sections.get(key)
+            if ports is None:
+                ports = self._section(key)
             first = line + data.count(b"\n", start, m.start(group))
-            made = []
-            for pid, precision, dims, rel, dim_rel in ports:
-                made.append(Port(pid, dims, first + rel, precision,
-                                 None if dim_rel is None else tuple(first + rel + r for r in dim_rel)))
+            made = tuple([Port(pid, dims, first + rel, precision,
+                               None if dim_rel is None else tuple(first + rel + r for r in dim_rel))
+                          for pid, precision, dims, rel, dim_rel in ports])
             if group == 3:
                 layer.inputs = made
             else:
                 layer.outputs = made
-            if sec_last >= 0 and first + sec_last > last:
-                last = first + sec_last
-        layer.end_line = last
         return layer
 
     def _section(self, sec: bytes) -> _Section:
@@ -363,7 +357,6 @@ class _Scanner:
             raise _OneLayer
         share = self.share
         ports = []
-        last = -1  # no port: the section adds no line
         for p in _PORTS.finditer(sec):
             raw = p.group(1)
             if b"\n" in raw:
@@ -378,10 +371,9 @@ class _Scanner:
             rel = sec.count(b"\n", 0, p.start())
             body = p.group(2)
             dims, dim_rel = self._body(body) if body is not None else ((), None)
-            last = max(last, rel + (len(dims) if dim_rel is None else max(dim_rel, default=0)))
             ports.append((share(pid, pid), None if precision is None else share(precision, precision), dims, rel,
                           dim_rel))
-        out = (tuple(ports), last)
+        out = tuple(ports)
         if len(self.sections) < 65536:
             self.sections[sec] = out
         return out

@@ -13,15 +13,13 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from .config import BaselineError  # noqa: F401  raised here; defined there for a cheap import
+
 if TYPE_CHECKING:
     from .rules.base import Finding
 
 VERSION = 1
 Key = tuple[str, str, str, str]  # code, path, layer name, layer type
-
-
-class BaselineError(ValueError):
-    """An unreadable or malformed baseline file (exit status 2)."""
 
 
 def key(path: str, finding: "Finding") -> Key:

@@ -85,8 +85,7 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, output, st
     A `foo.bin` argument stands for `foo.xml`.
     """
     from . import lint
-    from .baseline import BaselineError
-    from .config import ConfigError, build
+    from .config import BaselineError, ConfigError, build
     from .select import SelectorError
 
     cli = {"select": select, "extend-select": extend_select, "ignore": ignore, "output-format": fmt,

@@ -28,6 +28,11 @@ class ConfigError(ValueError):
     """A configuration that cannot be used: reported by the CLI with exit status 2."""
 
 
+class BaselineError(ValueError):
+    """An unreadable or malformed baseline file (exit status 2). Here, not in :mod:`.baseline`, so that
+    a run without a baseline need not import that module."""
+
+
 @dataclass(slots=True)
 class Settings:
     """Everything a lint run needs, resolved: codes, globs, limits and paths."""

@@ -13,6 +13,8 @@ import errno
 import os
 import re
 import stat
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from .rules import structure as S
@@ -95,6 +97,49 @@ class Edge:
         return f"{self.from_layer}:{self.from_port} -> {self.to_layer}:{self.to_port}"
 
 
+class Edges(Sequence[Edge]):
+    """A model's edges in file order, held as columns (a model may have hundreds of thousands): the four
+    ends of every edge in one flat list, the lines in an array. An :class:`Edge` is made when asked for."""
+
+    __slots__ = ("_ends", "_lines")
+
+    def __init__(self, edges: Iterable[Edge] = ()) -> None:
+        self._ends: list[str] = []
+        self._lines = array("q")
+        for e in edges:
+            self.add(e.from_layer, e.from_port, e.to_layer, e.to_port, e.line)
+
+    def add(self, from_layer: str, from_port: str, to_layer: str, to_port: str, line: int) -> None:
+        self._ends += (from_layer, from_port, to_layer, to_port)
+        self._lines.append(line)
+
+    def append(self, edge: Edge) -> None:
+        self.add(edge.from_layer, edge.from_port, edge.to_layer, edge.to_port, edge.line)
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+    def __getitem__(self, i):  # type: ignore[override]
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        line = self._lines[i]  # IndexError, negative indexes: as a list's
+        k = 4 * (i % len(self._lines))
+        return Edge(*self._ends[k:k + 4], line)
+
+    def __iter__(self) -> Iterator[Edge]:
+        it = iter(self._ends)
+        for (a, b, c, d), line in zip(zip(it, it, it, it), self._lines):
+            yield Edge(a, b, c, d, line)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or isinstance(other, (str, bytes)):
+            return NotImplemented
+        return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+
+    def __repr__(self) -> str:
+        return f"Edges({list(self)!r})"
+
+
 @dataclass(slots=True)
 class Links:
     """What :meth:`IRModel.link` found in the edges."""
@@ -112,12 +157,13 @@ class IRModel:
     version: int | None
     name: str
     layers: dict[str, Layer]
-    edges: list[Edge]
+    edges: Sequence[Edge]  # Edges, as the readers give them, or any sequence of Edge
     duplicates: list[Layer] = field(default_factory=list)
     comments: list[tuple[int, str]] = field(default_factory=list)  # every `irreshape:` comment
     findings: list[Finding] = field(default_factory=list)
     _links: Links | None = None
-    _from: dict[str, Edge | list[Edge]] | None = None  # the edges out of each layer, in file order
+    # layer kind -> the edges out of each layer of that kind, in file order (made for a kind when asked)
+    _from: dict[str | None, dict[str, list[Edge]]] = field(default_factory=dict)
 
     @property
     def bin_path(self) -> str:
@@ -166,6 +212,15 @@ class IRModel:
         links.ordered = ordered
         return links
 
+    def unlink(self) -> None:
+        """Forget the links :meth:`link` made, so that a layer kept after the model (in a result) does not
+        keep every layer upstream of it alive."""
+        if self._links is not None:
+            for layer in (*self.layers.values(), *self.duplicates):
+                for p in layer.inputs:
+                    p.source = None
+            self._links = None
+
     def producer(self, layer_id: str, port_id: str) -> tuple[Layer, Port] | None:
         """The (layer, output port) feeding input ``port_id`` of ``layer_id``, if the edge and both ends exist."""
         layer = self.layers.get(layer_id)
@@ -176,32 +231,27 @@ class IRModel:
         return port.source if port is not None else None
 
     def consumers(self, layer_id: str, port_id: str) -> list[tuple[Layer, Port]]:
-        if self._from is None:
-            self._from = _by_layer(self.edges, "from_layer")
-        edges = self._from.get(layer_id, ())
+        """The (layer, input port) pairs that edges from output ``port_id`` of ``layer_id`` lead to, in file
+        order. The edges out of layers of one kind are indexed on the first question about that kind."""
+        layers = self.layers
+        layer = layers.get(layer_id)
+        kind = layer.kind if layer is not None else None
+        index = self._from.get(kind)
+        if index is None:
+            index = self._from[kind] = {}
+            for e in self.edges:
+                src = layers.get(e.from_layer)
+                if (src.kind if src is not None else None) == kind:
+                    index.setdefault(e.from_layer, []).append(e)
         out = []
-        for e in (edges,) if isinstance(edges, Edge) else edges:
+        for e in index.get(layer_id, ()):
             if e.from_port != port_id:
                 continue
-            layer = self.layers.get(e.to_layer)
-            port = layer.input(e.to_port) if layer else None
-            if layer and port:
-                out.append((layer, port))
+            dst = layers.get(e.to_layer)
+            port = dst.input(e.to_port) if dst else None
+            if dst and port:
+                out.append((dst, port))
         return out
-
-
-def _by_layer(edges: list[Edge], end: str) -> dict[str, Edge | list[Edge]]:
-    """The edges grouped by the layer id at one ``end``, in file order; a lone edge is not put in a list."""
-    index: dict[str, Edge | list[Edge]] = {}
-    for e in edges:
-        key = getattr(e, end)
-        old = index.setdefault(key, e)
-        if old is not e:
-            if isinstance(old, Edge):
-                index[key] = [old, e]
-            else:
-                old.append(e)
-    return index
 
 
 class NotIR(Exception):
@@ -453,7 +503,7 @@ def parse(path: str, max_size: int = DEFAULT_MAX_XML_SIZE) -> IRModel:
     expand internal entities even in attributes), and the parser neither resolves entities nor loads
     a DTD nor touches the network.
     """
-    model = IRModel(path=path, version=None, name="", layers={}, edges=[])
+    model = IRModel(path=path, version=None, name="", layers={}, edges=Edges())
     findings = model.findings
     try:
         with open_regular(path) as f:

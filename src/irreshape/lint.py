@@ -121,6 +121,8 @@ def lint_file(path: str, settings: Settings):
         if fixed.written:  # report what remains
             result = check_file(path, options) or result
             _filter(result, settings)
+    if result.model is not None:
+        result.model.unlink()
     result.model = None  # results travel between processes; reporters need only the spans
     return result, result.internal_error, fixed
 
@@ -181,9 +183,10 @@ def _map(files: list[str], settings: Settings):
 
     from . import evaluate, suppress  # noqa: F401
 
-    # small chunks: the files differ widely in size, and an idle worker should find work left
+    # about eight chunks a worker: few enough round trips, and an idle worker still finds work left when
+    # the files differ widely in size
     with ProcessPoolExecutor(jobs, initializer=_init, initargs=(settings,)) as pool:
-        yield from progress(pool.map(_lint_in_worker, files, chunksize=max(1, len(files) // (jobs * 32))))
+        yield from progress(pool.map(_lint_in_worker, files, chunksize=max(1, len(files) // (jobs * 8))))
 
 
 def _progress(total: int):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import re
 
-from .ir import INT64_MAX, Edge, IRModel, Layer, Port, _parser_kwargs, _Reader, _NO_DATA, _INT
+from .ir import INT64_MAX, Edges, IRModel, Layer, Port, _parser_kwargs, _Reader, _NO_DATA, _INT
 from .rules import structure as S
 from .rules.base import Finding
 
@@ -416,7 +416,7 @@ class _Scanner:
         finally:
             self.reader.base = 0
 
-    def _edges(self) -> list[Edge]:
+    def _edges(self) -> Edges:
         """The ``<edges>`` section, which starts the window: read a region of whole lines at a time."""
         self._find(b">", 0)
         m = _EDGES.match(self.data)
@@ -426,8 +426,8 @@ class _Scanner:
         if m.group(1):
             self.line, self.at = line, m.end()
             self._drop(m.end())
-            return []
-        edges: list[Edge] = []
+            return Edges()
+        edges = Edges()
         pos = m.end()
         while True:
             data = self.data
@@ -443,7 +443,7 @@ class _Scanner:
             elif not self._more():
                 raise _Whole  # no </edges>
 
-    def _edge_region(self, begin: int, end: int, line: int, edges: list[Edge], last: bool) -> int:
+    def _edge_region(self, begin: int, end: int, line: int, edges: Edges, last: bool) -> int:
         """Append the edges between ``begin`` (a line start, or just after ``<edges>``) and ``end`` (a line
         start, or ``</edges>`` when ``last``); the line of ``end``."""
         data, share = self.data, self.share
@@ -452,9 +452,10 @@ class _Scanner:
         # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
         if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
                 and (not last or not data[data.rfind(b"\n", begin, end):end].strip(b" \t\n"))):
+            add = edges.add
             for n, (a, b, c, d) in enumerate(found, line + 1):
                 a, b, c, d = a.decode(), b.decode(), c.decode(), d.decode()
-                edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), n))
+                add(share(a, a), share(b, b), share(c, c), share(d, d), n)
             return line + newlines
         at = begin
         for e in _ANY_EDGE.finditer(data, begin, end):
@@ -464,7 +465,7 @@ class _Scanner:
                 raise _Whole
             attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
-            edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line))
+            edges.add(share(a, a), share(b, b), share(c, c), share(d, d), line)
         return line + data.count(b"\n", at, end)
 
 

@@ -130,7 +130,7 @@ class Graph:
         n = _SHAPE_OPS.get(layer.kind)
         if n is None or not Graph._has_dynamic_output(layer):
             return []
-        return [p.source for p in layer.inputs[:n]]
+        return [p.producer for p in layer.inputs[:n]]
 
     @staticmethod
     def _has_dynamic_output(layer: Layer) -> bool:
@@ -174,9 +174,9 @@ class Graph:
             if i >= len(ins):
                 src = p.source
                 if src is not None:
-                    if src[0].kind != "const":
+                    if src.layer.kind != "const":  # type: ignore[union-attr]
                         return None
-                    key.append(id(src[0].data))
+                    key.append(id(src.layer.data))  # type: ignore[union-attr]
                 else:
                     key.append(None)
         return tuple(key)
@@ -201,7 +201,7 @@ class Graph:
         """The shape arriving at an input port: the producer's, or this port's own dims without an edge."""
         src = port.source
         if src is not None:
-            return self.shape(*src)
+            return self.shape(src.layer, src)  # type: ignore[arg-type]
         if port.dims is None:
             return None
         return _declared(port.dims)
@@ -211,7 +211,7 @@ class Graph:
         src = port.source
         if src is None:
             return Unknown(f"input port {port.id} of {layer.name!r} has no incoming edge")
-        return self.value(*src)
+        return self.value(src.layer, src)  # type: ignore[arg-type]
 
     def value(self, layer: Layer, port: Port) -> Evaluated:
         """The value bounds of an output port, as a Reshape pattern would read them."""
@@ -290,7 +290,7 @@ class Graph:
         """Producers whose values ``layer`` needs (a ShapeOf needs only its input's shape)."""
         if layer.kind in ("shapeof", "const", "parameter"):
             return []
-        return [p.source for p in layer.inputs]
+        return [p.producer for p in layer.inputs]
 
     def _evaluate(self, layer: Layer, port: Port) -> _Result:
         kind = layer.kind
@@ -415,7 +415,7 @@ def _range(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
 
 def _convert(g: Graph, layer: Layer, x: list[V.Tensor]) -> V.Tensor:
     src = layer.inputs[0].source
-    if x[0].et == "f16" and src is not None and src[0].kind == "const":
+    if x[0].et == "f16" and src is not None and src.layer.kind == "const":  # type: ignore[union-attr]
         # save_model(compress_to_fp16) writes f32 constants as an f16 Const and a Convert marked
         # `decompression` (rt_info), and OpenVINO's bound evaluation stops at such a Convert (measured).
         # irreshape does not read rt_info, and a plain Convert of an f16 Const is rare: it takes it for one.
@@ -494,7 +494,7 @@ def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
     src = layer.inputs[index].source if index < len(layer.inputs) else None
     if src is None:
         return None
-    t = g._result(*src)
+    t = g._result(src.layer, src)  # type: ignore[arg-type]
     if not isinstance(t, V.Tensor) or not t.is_const or len(t.shape) > 1 or t.et not in V.INT_RANGES:
         return None
     return [V.wrap(v, "i64") for v in t.lo]

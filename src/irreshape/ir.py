@@ -29,21 +29,34 @@ _DIRECTIVE = re.compile(r"irreshape\s*:")
 class Port:
     id: str
     dims: tuple[int, ...] | None  # None when a <dim> could not be read
-    line: int
+    rel: int  # the port's line, counted from its layer's (a small number: no int object of its own)
     precision: str | None = None
     lines: tuple[int, ...] | None = None  # the <dim> lines; None when they are the lines right after ``line``
-    # an input port's producer (layer, output port), set by IRModel.link: the first edge into the port counts
-    source: "tuple[Layer, Port] | None" = field(default=None, compare=False, repr=False)
+    layer: "Layer | None" = field(default=None, compare=False, repr=False)  # the layer the port belongs to
+    # an input port's producer, the output port of another layer, set by IRModel.link: the first edge into
+    # the port counts
+    source: "Port | None" = field(default=None, compare=False, repr=False)
 
     def __reduce__(self):  # a port travels (to --jobs' parent process) without its link into the graph
-        return Port, (self.id, self.dims, self.line, self.precision, self.lines)
+        return Port, (self.id, self.dims, self.rel, self.precision, self.lines, self.layer)
+
+    @property
+    def line(self) -> int:
+        return self.rel + (self.layer.line if self.layer is not None else 0)
+
+    @property
+    def producer(self) -> "tuple[Layer, Port] | None":
+        """(layer, output port) feeding this input port, as :meth:`IRModel.producer` gives it."""
+        src = self.source
+        return None if src is None else (src.layer, src)  # type: ignore[return-value]
 
     @property
     def dim_lines(self) -> tuple[int, ...]:
         """The line of each ``<dim>``, in order."""
         if self.lines is not None:
             return self.lines
-        return tuple(range(self.line + 1, self.line + 1 + len(self.dims or ())))
+        line = self.line
+        return tuple(range(line + 1, line + 1 + len(self.dims or ())))
 
 
 @dataclass(slots=True)
@@ -63,7 +76,7 @@ class Layer:
         """The last line of the layer's own tag, its ports and their dims."""
         last = self.line
         for p in (*self.inputs, *self.outputs):
-            end = max(p.lines) if p.lines else p.line + len(p.dims or ())
+            end = max(p.lines) if p.lines else self.line + p.rel + len(p.dims or ())
             if end > last:
                 last = end
         return last
@@ -208,7 +221,7 @@ class IRModel:
                 broken.add((dst.id, tp))
             else:
                 for p in ports:
-                    p.source = (src, out)
+                    p.source = out
         links.ordered = ordered
         return links
 
@@ -228,7 +241,7 @@ class IRModel:
             return None
         self.link()
         port = layer.input(port_id)
-        return port.source if port is not None else None
+        return port.producer if port is not None else None
 
     def consumers(self, layer_id: str, port_id: str) -> list[tuple[Layer, Port]]:
         """The (layer, input port) pairs that edges from output ``port_id`` of ``layer_id`` lead to, in file
@@ -489,9 +502,9 @@ class _Reader:
                 lines = list(range(port_line + 1, n + 1))
             pid, precision = p.get("id", ""), p.get("precision")
             shape = share(t := tuple(dims), t) if ok else None
-            target.append(Port(share(pid, pid), shape, port_line,
+            target.append(Port(share(pid, pid), shape, port_line - layer.line,
                                None if precision is None else share(precision, precision),
-                               None if lines is None else tuple(lines)))
+                               None if lines is None else tuple(lines), layer))
         return tuple(target)
 
 

@@ -341,9 +341,9 @@ class _Scanner:
             ports = sections.get(key)
             if ports is None:
                 ports = self._section(key)
-            first = line + data.count(b"\n", start, m.start(group))
-            made = tuple([Port(pid, dims, first + rel, precision,
-                               None if dim_rel is None else tuple(first + rel + r for r in dim_rel))
+            off = data.count(b"\n", start, m.start(group))  # the section's first line, from the layer's
+            made = tuple([Port(pid, dims, off + rel, precision,
+                               None if dim_rel is None else tuple(line + off + rel + r for r in dim_rel), layer)
                           for pid, precision, dims, rel, dim_rel in ports])
             if group == 3:
                 layer.inputs = made

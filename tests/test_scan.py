@@ -120,6 +120,9 @@ def test_off_layout_documents_read_the_same(tmp_path, edit):
      '<layer id="2" name="r2" type="ReLU" version="opset1">'),  # an empty <layer/>
     ('\t</layers>', '\t</layers>\n\t<layers/>'),                   # a second <layers>
     ('<?xml version="1.0"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>'),
+    ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0" />',   # an edge inside an edge (found by
+     '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"><edge from-layer="1" from-port="1" '
+     'to-layer="0" to-port="0"/></edge>'),                                  # the fuzz test below)
     ("</net>", "</net"),                                            # malformed: the slow reading reports it
 ])
 def test_documents_the_fast_reading_declines(tmp_path, edit):

@@ -46,3 +46,11 @@ def summary(results: list[FileResult]) -> dict[str, int]:
         for f in r.findings:
             counts[{"error": "errors", "warning": "warnings", "info": "infos"}[f.severity]] += 1
     return counts
+
+
+def write_json(value: object, out: TextIO, ensure_ascii: bool = False) -> None:
+    """``value`` as indented JSON and a newline, in one write: ``json.dump`` writes every token on its
+    own, a system call each where the stream is unbuffered (``PYTHONUNBUFFERED``, common in CI)."""
+    import json
+
+    out.write(json.dumps(value, indent=2, ensure_ascii=ensure_ascii) + "\n")

@@ -7,7 +7,7 @@ from typing import TextIO
 
 from ..check import FileResult
 from ..ir import display_path
-from . import Context, summary
+from . import Context, summary, write_json
 
 
 def file_json(r: FileResult) -> dict:
@@ -23,8 +23,7 @@ def document(results: list[FileResult]) -> dict:
 
 
 def json_report(results: list[FileResult], out: TextIO, ctx: Context) -> None:
-    json.dump(document(results), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    write_json(document(results), out)
 
 
 def json_lines(results: list[FileResult], out: TextIO, ctx: Context) -> None:

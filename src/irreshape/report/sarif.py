@@ -3,7 +3,6 @@ to the repository root (``%SRCROOT%``), and line-independent fingerprints."""
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import TextIO
@@ -14,7 +13,7 @@ from ..check import FileResult
 from ..config import relative_path
 from ..rules import ALL
 from ..rules.base import Rule
-from . import Context
+from . import Context, write_json
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -72,5 +71,4 @@ def document(results: list[FileResult], ctx: Context) -> dict:
 
 
 def sarif(results: list[FileResult], out: TextIO, ctx: Context) -> None:
-    json.dump(document(results, ctx), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    write_json(document(results, ctx), out)

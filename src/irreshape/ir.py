@@ -139,6 +139,11 @@ class Edges(Sequence[Edge]):
         k = 4 * (i % len(self._lines))
         return Edge(*self._ends[k:k + 4], line)
 
+    def ends(self) -> Iterator[tuple[str, str, str, str]]:
+        """(from layer, from port, to layer, to port) of each edge, without making Edge objects."""
+        it = iter(self._ends)
+        return zip(it, it, it, it)
+
     def __iter__(self) -> Iterator[Edge]:
         it = iter(self._ends)
         for (a, b, c, d), line in zip(zip(it, it, it, it), self._lines):
@@ -190,30 +195,28 @@ class IRModel:
             return self._links
         layers = self.layers
         links = self._links = Links()
-        dangling, broken = links.dangling, links.broken
+        dangling, broken, edges = links.dangling, links.broken, self.edges
         ordered = True
-        for e in self.edges:
-            src, dst = layers.get(e.from_layer), layers.get(e.to_layer)
+        for i, (fl, fp, tl, tp) in enumerate(_ends(edges)):
+            src, dst = layers.get(fl), layers.get(tl)
             out = None
             if src is None or dst is None:
-                dangling.append((e, "layer", e.from_layer if src is None else e.to_layer))
+                dangling.append((edges[i], "layer", fl if src is None else tl))
                 if dst is None:
                     continue
             else:
                 if src.line >= dst.line:
                     ordered = False
-                fp = e.from_port
                 for p in src.outputs:
                     if p.id == fp:
                         out = p
                         break
                 else:
-                    dangling.append((e, "output", src))
-            tp = e.to_port
+                    dangling.append((edges[i], "output", src))
             ports = [p for p in dst.inputs if p.id == tp]
             if not ports:
                 if out is not None:
-                    dangling.append((e, "input", dst))
+                    dangling.append((edges[i], "input", dst))
                 continue
             if ports[0].source is not None or (broken and (dst.id, tp) in broken):
                 continue  # an earlier edge feeds this port
@@ -252,10 +255,11 @@ class IRModel:
         index = self._from.get(kind)
         if index is None:
             index = self._from[kind] = {}
-            for e in self.edges:
-                src = layers.get(e.from_layer)
+            edges = self.edges
+            for i, (fl, *_) in enumerate(_ends(edges)):
+                src = layers.get(fl)
                 if (src.kind if src is not None else None) == kind:
-                    index.setdefault(e.from_layer, []).append(e)
+                    index.setdefault(fl, []).append(edges[i])
         out = []
         for e in index.get(layer_id, ()):
             if e.from_port != port_id:
@@ -265,6 +269,13 @@ class IRModel:
             if dst and port:
                 out.append((dst, port))
         return out
+
+
+def _ends(edges: Sequence[Edge]) -> Iterable[tuple[str, str, str, str]]:
+    """The four ends of each edge, from the columns where the edges are :class:`Edges`."""
+    if isinstance(edges, Edges):
+        return edges.ends()
+    return ((e.from_layer, e.from_port, e.to_layer, e.to_port) for e in edges)
 
 
 class NotIR(Exception):

@@ -253,15 +253,17 @@ class _Scanner:
         data, pos, line, at = self.data, 0, self.line, 0  # ``line`` is the line of offset ``at``
         match = _LAYER.match
         while True:
-            end = data.find(b"</layer", pos)
-            if end < 0 or end + 9 > len(data):  # not the whole of the next layer (or of </layers>) yet
-                self.line, self.at = line, at
-                self._drop(pos)
-                end = self._find(b"</layer", 0)
-                while 0 <= end and len(self.data) < end + 9 and self._more():
-                    pass
-                data, pos, line, at = self.data, 0, self.line, 0
-            m = match(data, pos)
+            m = match(data, pos)  # a layer cut off by the end of the window does not match
+            if m is None and not self.eof:
+                end = data.find(b"</layer", pos)
+                if end < 0 or end + 9 > len(data):  # not the whole of the next layer (or of </layers>) yet
+                    self.line, self.at = line, at
+                    self._drop(pos)
+                    end = self._find(b"</layer", 0)
+                    while 0 <= end and len(self.data) < end + 9 and self._more():
+                        pass
+                    data, pos, line, at = self.data, 0, self.line, 0
+                    continue
             if m is not None:
                 start = m.start(1) - 6
                 line += data.count(b"\n", at, start)

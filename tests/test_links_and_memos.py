@@ -1,0 +1,206 @@
+"""The graph as the check holds it: edges resolved once into each input port's source, memos keyed by
+content (Const values, declared and re-inferred shapes), edges kept as columns, one write per report."""
+
+from __future__ import annotations
+
+import io
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+
+from irreshape.check import check_file
+from irreshape.dims import format_shape
+from irreshape.ir import Edge, Edges, parse
+from irreshape.report import write_json
+
+ov = pytest.importorskip("openvino")
+ops = pytest.importorskip("openvino.opset13")
+np = pytest.importorskip("numpy")
+
+
+def _c(values):
+    return ops.constant(np.array(values, dtype=np.int64))
+
+
+def _save(tmp_path: Path, outputs, params, name: str = "m") -> Path:
+    path = tmp_path / f"{name}.xml"
+    ov.save_model(ov.Model(outputs, params, name), str(path), compress_to_fp16=False)
+    return path
+
+
+def _openvino_shapes(path: Path) -> dict[str, str]:
+    """Every Reshape's output shape as OpenVINO's read_model infers it, by layer name."""
+    model = ov.Core().read_model(str(path))
+    return {op.get_friendly_name(): str(op.get_output_partial_shape(0)).replace(" ", "")
+            for op in model.get_ops() if op.get_type_name() == "Reshape"}
+
+
+def _ours(path: Path) -> dict[str, str]:
+    result = check_file(str(path))
+    assert result is not None and not any(f.severity == "error" for f in result.findings)
+    return {lr.layer.name: format_shape(lr.expected).replace(" ", "") for lr in result.layers}
+
+
+def test_ops_alike_but_for_their_constants_are_not_confused(tmp_path):
+    """Transposes, Slices and Unsqueezes whose type, attributes, input shape and declared output dims are
+    all the same, and whose constant inputs differ: each output is re-inferred on its own (an interval
+    lands on another axis), and each Reshape after it gets what OpenVINO gives it."""
+    x = ops.parameter(ov.PartialShape([ov.Dimension(1, 8), ov.Dimension(2, 6), 4]), np.float32, name="x")
+    outs = []
+    for k, order in enumerate(([1, 0, 2], [0, 1, 2], [1, 0, 2])):  # the third repeats the first
+        t = ops.transpose(x, _c(order))
+        outs.append(ops.reshape(t, _c([0, -1]), True, name=f"transpose{k}"))
+    for k, (start, stop) in enumerate(((0, 1), (1, 3), (0, 1))):
+        s = ops.slice(x, _c([start]), _c([stop]), _c([1]), _c([1]))
+        outs.append(ops.reshape(s, _c([-1, 4]), False, name=f"slice{k}"))
+    for k, axis in enumerate((0, 1, 3)):
+        u = ops.unsqueeze(x, _c([axis]))
+        outs.append(ops.reshape(u, _c([0, -1]), True, name=f"unsqueeze{k}"))
+    path = _save(tmp_path, outs, [x])
+    want = _openvino_shapes(path)
+    for a, b in (("transpose0", "transpose1"), ("slice0", "slice1"), ("unsqueeze0", "unsqueeze1")):
+        assert want[a] != want[b]  # the cases really differ
+    assert want["transpose0"] == want["transpose2"] and len(want) == 9
+    assert _ours(path) == want
+
+
+def test_a_repeated_block_gets_the_same_answers_as_openvino(tmp_path):
+    """Many equal blocks (what the memos are for): every Reshape in every block as OpenVINO infers it."""
+    x = ops.parameter(ov.PartialShape([ov.Dimension(1, 4), -1, 16]), np.float32, name="x")
+    h = x
+    for k in range(12):
+        heads = ops.reshape(h, _c([0, 0, 4, 4]), True, name=f"heads{k}")
+        t = ops.transpose(heads, _c([0, 2, 1, 3]))
+        back = ops.transpose(t, _c([0, 2, 1, 3]))
+        h = ops.add(ops.reshape(back, ops.shape_of(h), False, name=f"merge{k}"), h)
+    path = _save(tmp_path, [h], [x])
+    want = _openvino_shapes(path)
+    assert len(want) == 24 and _ours(path) == want
+
+
+def _pair(tmp_path: Path) -> Path:
+    x = ops.parameter([2, 3, 4], np.float32, name="x")
+    r = ops.reshape(ops.relu(x), _c([6, 4]), False, name="flatten")
+    return _save(tmp_path, [ops.relu(r)], [x])
+
+
+def _edit(path: Path, old: str, new: str) -> Path:
+    text = path.read_text()
+    assert text.count(old) == 1
+    path.write_text(text.replace(old, new))
+    return path
+
+
+def _edge_into(text: str, layer_id: str, port: str) -> str:
+    m = re.search(rf'<edge from-layer="[^"]*" from-port="[^"]*" to-layer="{layer_id}" to-port="{port}" ?/>', text)
+    assert m is not None
+    return m.group()
+
+
+def _ids(path: Path) -> dict[str, str]:
+    return {el: i for i, el in re.findall(r'<layer id="(\d+)" name="([^"]+)"', path.read_text())}
+
+
+def test_the_first_edge_into_a_port_decides_even_when_it_dangles(tmp_path):
+    path = _pair(tmp_path)
+    ids = _ids(path)
+    edge = _edge_into(path.read_text(), ids["flatten"], "0")
+    _edit(path, edge, edge.replace(re.search(r'from-layer="\d+"', edge).group(), 'from-layer="999"') + "\n" + edge)
+    model = parse(str(path))
+    flatten = model.layers[ids["flatten"]]
+    links = model.link()
+    assert flatten.inputs[0].source is None and model.producer(flatten.id, flatten.inputs[0].id) is None
+    assert [(problem, subject) for _, problem, subject in links.dangling] == [("layer", "999")]
+    result = check_file(str(path))
+    line = next(n for n, text in enumerate(path.read_text().splitlines(), 1) if 'from-layer="999"' in text)
+    assert [(f.code, f.line) for f in result.findings if f.code == "IR021"] == [("IR021", line)]
+
+
+def test_the_first_of_two_good_edges_into_a_port_decides(tmp_path):
+    path = _pair(tmp_path)
+    ids = _ids(path)
+    edge = _edge_into(path.read_text(), ids["flatten"], "0")
+    other = re.sub(r'from-layer="\d+" from-port="\d+"', f'from-layer="{ids["x"]}" from-port="0"', edge)
+    _edit(path, edge, other + "\n" + edge)
+    model = parse(str(path))
+    flatten = model.layers[ids["flatten"]]
+    assert flatten.inputs[0].source is None  # until the edges are resolved
+    model.link()
+    assert flatten.inputs[0].source.layer.name == "x"
+    assert model.producer(flatten.id, flatten.inputs[0].id) == (model.layers[ids["x"]], flatten.inputs[0].source)
+
+
+@pytest.mark.parametrize("end,message", [
+    ("from-port", "has no output port '7'"),
+    ("to-port", "has no input port '7'"),
+])
+def test_an_edge_naming_a_missing_port_says_which_end(tmp_path, end, message):
+    path = _pair(tmp_path)
+    ids = _ids(path)
+    edge = _edge_into(path.read_text(), ids["flatten"], "0")
+    _edit(path, edge, re.sub(rf'{end}="\d+"', f'{end}="7"', edge))
+    findings = [f for f in check_file(str(path)).findings if f.code == "IR021"]
+    assert len(findings) == 1 and message in findings[0].message
+    owner = findings[0].layer.name
+    assert owner == ("flatten" if end == "to-port" else parse(str(path)).layers[
+        re.search(r'from-layer="(\d+)"', edge).group(1)].name)
+
+
+def test_a_file_listing_consumers_first_is_sorted_and_checked_alike(tmp_path):
+    """OpenVINO writes producers first, and then the file order serves; otherwise a topological sort."""
+    x = ops.parameter(ov.PartialShape([-1, 6]), np.float32, name="x")
+    a = ops.reshape(x, _c([0, 2, 3]), True, name="split")
+    b = ops.reshape(ops.relu(a), _c([-1, 6]), False, name="merge")
+    path = _save(tmp_path, [b], [x])
+    forward = parse(str(path))
+    assert forward.link().ordered
+    text = path.read_text()
+    blocks = re.findall(r"\t\t<layer .*?</layer>\n", text, flags=re.S)
+    backward = tmp_path / "backward.xml"
+    backward.write_text(text.replace("".join(blocks), "".join(reversed(blocks))))
+    (tmp_path / "backward.bin").write_bytes(path.with_suffix(".bin").read_bytes())
+    assert not parse(str(backward)).link().ordered
+
+    def verdicts(p):
+        return {lr.layer.name: (lr.status, format_shape(lr.expected)) for lr in check_file(str(p)).layers}
+
+    assert verdicts(backward) == verdicts(path) == {"split": ("ok", "[?,2,3]"), "merge": ("ok", "[?,6]")}
+
+
+def test_edges_are_a_sequence_of_edge():
+    made = [Edge("1", "0", "2", "0", 40), Edge("2", "1", "3", "0", 41), Edge("0", "0", "3", "1", 90)]
+    edges = Edges(made)
+    assert len(edges) == 3 and list(edges) == made and edges == made and made == edges
+    assert edges[0] == made[0] and edges[-1] == made[-1] and edges[1:] == made[1:]
+    assert list(edges.ends()) == [("1", "0", "2", "0"), ("2", "1", "3", "0"), ("0", "0", "3", "1")]
+    with pytest.raises(IndexError):
+        edges[3]
+    edges.add("3", "0", "4", "0", 91)
+    assert edges[3] == Edge("3", "0", "4", "0", 91) and edges != made
+
+
+def test_a_layer_travels_between_processes_with_its_lines_and_without_the_graph(tmp_path):
+    model = parse(str(_pair(tmp_path)))
+    model.link()
+    layer = next(la for la in model.layers.values() if la.name == "flatten")
+    copy = pickle.loads(pickle.dumps(layer))
+    assert copy == layer and copy.end_line == layer.end_line
+    assert [p.line for p in copy.inputs + copy.outputs] == [p.line for p in layer.inputs + layer.outputs]
+    assert all(p.layer is copy and p.source is None for p in copy.inputs + copy.outputs)
+    assert layer.inputs[0].source is not None  # the original keeps its link
+
+
+class _Counting(io.StringIO):
+    writes = 0
+
+    def write(self, s):
+        self.writes += 1
+        return super().write(s)
+
+
+def test_a_json_report_is_one_write():
+    out = _Counting()
+    write_json({"files": [{"layers": list(range(500))}], "name": "ü"}, out)
+    assert out.writes == 1 and out.getvalue().endswith("}\n") and '"ü"' in out.getvalue()

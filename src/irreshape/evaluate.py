@@ -191,7 +191,7 @@ class Graph:
         if dims is None:
             return None
         if not dims and layer.kind == "parameter":
-            return []  # no `shape` attribute and no dims: a scalar
+            return self._intern([])  # no `shape` attribute and no dims: a scalar
         known = self._declared.get(id(dims))
         if known is None:
             known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)))

@@ -105,7 +105,7 @@ def read(model: IRModel, f, limit: int) -> bool:
         return False
     if not well_formed:
         return False
-    decl, root, net_line = head
+    root, net_line = head
     model.name = root.get("name", "")
     v = root.get("version")
     model.version = int(v) if v is not None and _INT.fullmatch(v) and len(v) < 10 else None
@@ -230,21 +230,20 @@ class _Scanner:
         self.tags[1] += data.count(b"<edge", 0, p) - data.count(b"<edges", 0, p)
         self.data = data[p:]
 
-    def _head(self) -> tuple[dict[str, str], dict[str, str], int]:
-        """Read the prolog up to ``<layers>``: (XML declaration, ``<net>`` attributes, the line of ``<net>``)."""
+    def _head(self) -> tuple[dict[str, str], int]:
+        """Read the prolog up to ``<layers>``: (the ``<net>`` attributes, the line of ``<net>``)."""
         while self.data.find(b"<layers>") < 0 and len(self.data) < _PROLOG_MAX and self._more():
             pass
         data = self.data
         m = _PROLOG.match(data)
         if m is None or data.find(b"\r", 0, m.end()) >= 0:  # the pattern leaves no room for other markup
             raise _Whole
-        decl = _attrs(m.group(1) or b"")
-        if decl.get("encoding", "utf-8").lower() not in ("utf-8", "utf8"):
+        if _attrs(m.group(1) or b"").get("encoding", "utf-8").lower() not in ("utf-8", "utf8"):
             raise _Whole
         net_line = data.count(b"\n", 0, data.index(b"<net")) + 1
         self.line += data.count(b"\n", 0, m.end())
         self.data = data[m.end():]
-        return decl, _attrs(m.group(2)), net_line
+        return _attrs(m.group(2)), net_line
 
     def run(self):
         head = self._head()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import os
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .dims import Shape
@@ -150,20 +152,30 @@ def check_file(path: str, options: Options | None = None) -> FileResult | None:
     ``internal_error`` (unless ``options.debug``).
     """
     options = options or Options()
-    collecting = gc.isenabled()
-    gc.disable()  # a parse makes a million objects and no cycle: collections would scan them again and again
     try:
-        if path.lower().endswith(".json"):
-            from .onednn import check_json
+        with no_cycle_collection():
+            if path.lower().endswith(".json"):
+                from .onednn import check_json
 
-            return check_json(path, options)
-        return check_model(parse(path, options.max_xml_size), options)
+                return check_json(path, options)
+            return check_model(parse(path, options.max_xml_size), options)
     except NotIR:
         return None
     except Exception as e:
         if options.debug:
             raise
         return FileResult(path, findings=[_internal_error(path, e)], internal_error=True)
+
+
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector off for the block. A parse makes a million objects and no cycle, and the
+    collector would walk them all again and again; keep it off until the model is dropped, for whatever
+    was made with it off still waits in the youngest generation to be walked."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()

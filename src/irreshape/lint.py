@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .check import FileResult, Options, check_file, iter_paths
+from .check import FileResult, Options, check_file, iter_paths, no_cycle_collection
 from .config import Settings, path_matches, project_root, relative_path
 from .rules.base import Finding
 
@@ -106,6 +106,11 @@ def lint_file(path: str, settings: Settings):
     """(the filtered result, whether irreshape failed internally on the file, the FixOutcome of --fix or
     --diff or None); the result is None for XML that is not an IR. check_file turns an internal failure
     into an IR900 finding, or raises with ``--debug``."""
+    with no_cycle_collection():  # until the model is dropped
+        return _lint_file(path, settings)
+
+
+def _lint_file(path: str, settings: Settings):
     options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug)
     result = check_file(path, options)
     if result is None:

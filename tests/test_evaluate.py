@@ -285,7 +285,7 @@ def test_memoised_per_file_and_shared_shape_of_evaluated_once(tmp_path):
     calls = []
     graph = Graph(model)
     real = graph._evaluate
-    graph._evaluate = lambda layer, port: calls.append(layer.name) or real(layer, port)
+    graph._evaluate = lambda layer, port, sources: calls.append(layer.name) or real(layer, port, sources)
     for la in model.layers.values():
         if la.kind == "reshape":
             v = graph.input_value(la, la.inputs[1])

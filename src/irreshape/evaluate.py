@@ -140,12 +140,12 @@ class Graph:
                 return True
         return False
 
-    def _infer_shape(self, layer: Layer, port: Port) -> Shape:
+    def _infer_shape(self, layer: Layer, port: Port, sources: list[tuple[Layer, Port] | None]) -> Shape:
         declared = self._declared_shape(layer, port)
         if layer.kind not in _SHAPE_OPS or declared is None or all(d.is_static for d in declared):
             return declared
         ins: list[Shape] = []
-        for src in self._shape_sources(layer):
+        for src in sources:
             if src is None:
                 return declared
             ins.append(self._shapes[(src[0].id, src[1].id)])
@@ -256,8 +256,9 @@ class Graph:
 
     @staticmethod
     def _walk(memo: dict, root: tuple[Layer, Port], sources: Callable[[Layer], list],
-              compute: Callable[[Layer, Port], object], fail: Callable[[Layer, Port, str], object]) -> None:
-        """Fill ``memo`` for ``root`` and every port it depends on, depth first, without recursion.
+              compute: Callable[[Layer, Port, list], object], fail: Callable[[Layer, Port, str], object]) -> None:
+        """Fill ``memo`` for ``root`` and every port it depends on, depth first, without recursion: a port
+        gets ``compute(layer, port, sources(layer))`` once every source's port is in the memo.
 
         A cycle or a path deeper than MAX_DEPTH gives the port ``fail(layer, port, reason)``.
         """
@@ -274,7 +275,7 @@ class Graph:
             while done < len(srcs) and (srcs[done] is None or (srcs[done][0].id, srcs[done][1].id) in memo):
                 done += 1
             if done == len(srcs):
-                memo[key] = compute(lay, out)
+                memo[key] = compute(lay, out, srcs)
                 continue
             pending = srcs[done]
             stack[-1] = (lay, out, srcs, done)
@@ -292,7 +293,7 @@ class Graph:
             return []
         return [p.producer for p in layer.inputs]
 
-    def _evaluate(self, layer: Layer, port: Port) -> _Result:
+    def _evaluate(self, layer: Layer, port: Port, sources: list[tuple[Layer, Port] | None]) -> _Result:
         kind = layer.kind
         if kind == "const":
             return self._const(layer)
@@ -304,7 +305,7 @@ class Graph:
         if len(layer.outputs) != 1 and kind not in _MULTI:
             return Unknown(f"{_describe(layer)} has {len(layer.outputs)} outputs", layer)
         inputs: list[V.Tensor] = []
-        for p, src in zip(layer.inputs, self._sources(layer)):
+        for p, src in zip(layer.inputs, sources):
             if src is None:
                 return Unknown(f"input port {p.id} of {_describe(layer)} has no incoming edge", layer)
             r = self._results[(src[0].id, src[1].id)]

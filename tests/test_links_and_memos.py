@@ -193,14 +193,23 @@ def test_a_layer_travels_between_processes_with_its_lines_and_without_the_graph(
 
 
 class _Counting(io.StringIO):
-    writes = 0
+    def __init__(self):
+        super().__init__()
+        self.sizes = []
 
     def write(self, s):
-        self.writes += 1
+        self.sizes.append(len(s))
         return super().write(s)
 
 
-def test_a_json_report_is_one_write():
+def test_a_json_report_is_written_in_a_few_large_pieces():
+    """json.dump writes token by token (a system call each on an unbuffered stream): the report goes out
+    in pieces of at least 64 KiB but the last, and the same text as json.dumps gives."""
+    import json
+
+    value = {"files": [{"layers": [{"id": str(i), "dims": [i, -1, 4]} for i in range(4000)]}], "name": "ü"}
     out = _Counting()
-    write_json({"files": [{"layers": list(range(500))}], "name": "ü"}, out)
-    assert out.writes == 1 and out.getvalue().endswith("}\n") and '"ü"' in out.getvalue()
+    write_json(value, out)
+    text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
+    assert out.getvalue() == text and len(text) > 4 * (1 << 16)
+    assert len(out.sizes) <= len(text) // (1 << 16) + 1 and min(out.sizes[:-1]) >= 1 << 16

@@ -76,9 +76,7 @@ class Layer:
         """The last line of the layer's own tag, its ports and their dims."""
         last = self.line
         for p in (*self.inputs, *self.outputs):
-            end = max(p.lines) if p.lines else self.line + p.rel + len(p.dims or ())
-            if end > last:
-                last = end
+            last = max(last, p.line, *p.dim_lines)
         return last
 
     @property

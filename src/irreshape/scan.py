@@ -462,9 +462,10 @@ class _Scanner:
         for e in _ANY_EDGE.finditer(data, begin, end):
             line += data.count(b"\n", at, e.start())
             at = e.start()
+            # a tag over several lines, or an <edge> with content (the element reading skips any <edge> in it)
             if b"\n" in e.group(1) or not e.group().endswith(b"/>"):
-                raise _Whole  # a tag over several lines, or an <edge> with content (the element reading skips
-            attrs = _attrs(e.group(1))  # any <edge> inside it)
+                raise _Whole
+            attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
             edges.add(share(a, a), share(b, b), share(c, c), share(d, d), line)
         return line + data.count(b"\n", at, end)

@@ -3,6 +3,7 @@ content (Const values, declared and re-inferred shapes), edges kept as columns, 
 
 from __future__ import annotations
 
+import gc
 import io
 import pickle
 import re
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from irreshape.check import check_file
+from irreshape.check import check_file, check_model
 from irreshape.dims import format_shape
 from irreshape.ir import Edge, Edges, parse
 from irreshape.report import write_json
@@ -190,6 +191,33 @@ def test_a_layer_travels_between_processes_with_its_lines_and_without_the_graph(
     assert [p.line for p in copy.inputs + copy.outputs] == [p.line for p in layer.inputs + layer.outputs]
     assert all(p.layer is copy and p.source is None for p in copy.inputs + copy.outputs)
     assert layer.inputs[0].source is not None  # the original keeps its link
+
+
+def test_a_released_model_is_freed_without_the_cycle_collector_and_the_kept_layers_keep_their_lines(tmp_path):
+    path = _pair(tmp_path)
+    gc.collect()
+    gc.disable()
+    try:
+        model = parse(str(path))
+        result = check_model(model)
+        kept = [lr.layer for lr in result.layers]
+        lines = [(p.line, p.dim_lines) for p in kept[0].outputs]
+        count = len(gc.get_objects())
+        model.release(keep=kept)
+        assert all(p.source is None for la in model.layers.values() for p in la.inputs)
+        assert all(p.layer is None for la in model.layers.values() if la not in kept
+                   for p in la.inputs + la.outputs)
+        del model, result
+        assert len(gc.get_objects()) < count - 20  # gone by reference counting alone
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        left = {type(o).__name__ for o in gc.garbage} & {"IRModel", "Layer", "Port", "Links", "Edges"}
+        assert not left  # nothing of the model was left for the cycle collector
+        assert [(p.line, p.dim_lines) for p in kept[0].outputs] == lines and kept[0].end_line >= lines[0][0]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
 
 
 class _Counting(io.StringIO):

@@ -10,7 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .dims import Shape
-from .ir import DEFAULT_MAX_XML_SIZE, IRModel, NotIR, parse
+from .ir import DEFAULT_MAX_XML_SIZE, IRModel, NotIR, Port, parse
 from .rules import reshape as R
 from .rules import structure as S
 from .rules import weights as W
@@ -82,7 +82,7 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     # A second reading of the graph in which the Reshapes that lie keep their declared dims: a layer
     # downstream of a liar (through its data or a ShapeOf of it) that agrees with this reading is not
     # blamed, since the lie may be in the liar's pattern as well as in its declared dims.
-    honest: list[tuple[str, str, Shape]] = []
+    honest: list[tuple[Port, Shape]] = []
     alt: Graph | None = None
     liars = 0
     try:
@@ -107,7 +107,7 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 result.internal_error = True
                 continue
             if verdict.expected_known and layer.outputs:
-                out = (layer.id, layer.outputs[0].id, verdict.expected)
+                out = (layer.outputs[0], verdict.expected)
                 graph.set_shape(*out)
                 if verdict.status == R.OK:
                     honest.append(out)

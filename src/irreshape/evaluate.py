@@ -65,6 +65,7 @@ class _NoBounds:
 _Result = V.Tensor | _NoBounds | Unknown
 
 
+_UNSET = object()
 _DIMS: dict[int, Dim] = {}  # Dim.of(n) for the values seen: a Dim is never changed once made
 
 
@@ -89,24 +90,26 @@ class Graph:
     def __init__(self, model: IRModel, weights: Weights | None = None) -> None:
         self.model = model
         self.weights = weights if weights is not None else Weights(model.bin_path)
-        self._shapes: dict[tuple[str, str], Shape] = {}
         model.link()  # every input port knows its source
-        self._computed: dict[tuple[str, str], Shape] = {}
-        self._results: dict[tuple[str, str], _Result] = {}
-        self._values: dict[tuple[str, str], Evaluated] = {}
+        # memos per output port, keyed by the port's identity (the model keeps every port alive)
+        self._shapes: dict[int, Shape] = {}
+        self._computed: dict[int, Shape] = {}
+        self._results: dict[int, _Result] = {}
+        self._values: dict[int, Evaluated] = {}
         # Memos by content, not by port: the layers of a deep model repeat the same few shapes and constants.
         # Equal shapes are one list (so a shape's id stands for its dims), a dims tuple or <data> dict shared
         # by the parser stands for its content, and the objects keyed by id are kept alive beside the result.
         self._interned: dict[tuple, list[Dim]] = {}
-        self._declared: dict[int, tuple[tuple[int, ...], Shape]] = {}  # id(port.dims) -> (dims, shape)
+        # id(port.dims) -> (dims, shape, static)
+        self._declared: dict[int, tuple[tuple[int, ...], Shape, bool]] = {}
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
-        self._inferred: dict[tuple, Shape] = {}  # see _infer_key
+        self._inferred: dict[tuple, Shape] = {}  # see _infer_key; the shape _infer gives, before merging
+        self._merged: dict[tuple[int, int], Shape] = {}  # (id(declared), id(inferred)) -> merged
 
     # -- shapes ----------------------------------------------------------------------------------
-    def set_shape(self, layer_id: str, port_id: str, shape: Shape) -> None:
+    def set_shape(self, port: Port, shape: Shape) -> None:
         """Record the shape the checker computed for an output port; it replaces the declared dims."""
-        key = (layer_id, port_id)
-        self._shapes[key] = self._computed[key] = self._intern(shape)
+        self._shapes[id(port)] = self._computed[id(port)] = self._intern(shape)
 
     def _intern(self, shape: Shape) -> Shape:
         """The one list holding these dims (shapes are never changed once made)."""
@@ -114,61 +117,72 @@ class Graph:
             return None
         return self._interned.setdefault(tuple([(d.lo, d.hi, d.sym) for d in shape]), shape)
 
-    def computed(self, layer_id: str, port_id: str) -> Shape:
-        return self._computed.get((layer_id, port_id))
+    def computed(self, port: Port) -> Shape:
+        return self._computed.get(id(port))
 
     def shape(self, layer: Layer, port: Port) -> Shape:
         """The dims of an output port: declared, with dynamic dims re-inferred where irreshape can."""
-        key = (layer.id, port.id)
-        if key not in self._shapes:
-            self._walk(self._shapes, (layer, port), self._shape_sources, self._infer_shape,
+        try:
+            return self._shapes[id(port)]
+        except KeyError:
+            self._walk(self._shapes, port, self._shape_sources, self._infer_shape,
                        lambda lay, out, why: self._declared_shape(lay, out))
-        return self._shapes[key]
+            return self._shapes[id(port)]
 
-    @staticmethod
-    def _shape_sources(layer: Layer) -> list[tuple[Layer, Port] | None]:
+    def _shape_sources(self, layer: Layer) -> list[Port | None]:
+        """The output ports whose shapes the re-inference of ``layer``'s outputs needs: none when every
+        output is declared static (declared static dims win) or the op is not one irreshape infers."""
         n = _SHAPE_OPS.get(layer.kind)
-        if n is None or not Graph._has_dynamic_output(layer):
+        if n is None:
             return []
-        return [p.producer for p in layer.inputs[:n]]
-
-    @staticmethod
-    def _has_dynamic_output(layer: Layer) -> bool:
-        """Whether an output declares a dynamic dim or rank (declared static dims win: else nothing to re-infer)."""
         for p in layer.outputs:
-            if p.dims is None or -1 in p.dims:
-                return True
-        return False
+            if p.dims is None or not self._declared_entry(p.dims)[2]:
+                return [p.source for p in layer.inputs[:n]]
+        return []
 
-    def _infer_shape(self, layer: Layer, port: Port, sources: list[tuple[Layer, Port] | None]) -> Shape:
-        declared = self._declared_shape(layer, port)
-        if layer.kind not in _SHAPE_OPS or declared is None or all(d.is_static for d in declared):
+    def _infer_shape(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
+        if not sources or port.dims is None or (layer.kind == "parameter" and "shape" in layer.data):
+            return self._declared_shape(layer, port)
+        _, declared, static = self._declared_entry(port.dims)
+        if static:
             return declared
+        shapes = self._shapes
         ins: list[Shape] = []
         for src in sources:
             if src is None:
                 return declared
-            ins.append(self._shapes[(src[0].id, src[1].id)])
-        key = self._infer_key(layer, port, declared, ins)
-        if key is not None and key in self._inferred:
-            return self._inferred[key]
-        try:
-            inferred = _infer(self, layer, port, ins)
-        except (V.NoBounds, V.Unsupported, IndexError, ValueError, KeyError):
-            inferred = None
-        if inferred is None or len(inferred) != len(declared):
-            shape = declared
+            ins.append(shapes[id(src)])
+        kind = layer.kind
+        if kind in _UNARY:
+            inferred = ins[0]
         else:
-            shape = self._intern([d if d.is_static else i for d, i in zip(declared, inferred)])
-        if key is not None:
-            self._inferred[key] = shape
-        return shape
+            key = self._infer_key(layer, port, ins)
+            inferred = self._inferred.get(key, _UNSET) if key is not None else _UNSET
+            if inferred is _UNSET:
+                try:
+                    inferred = self._intern(_infer(self, layer, port, ins))
+                except (V.NoBounds, V.Unsupported, IndexError, ValueError, KeyError):
+                    inferred = None
+                if key is not None:
+                    self._inferred[key] = inferred
+        if inferred is None:
+            return declared
+        merged = self._merged.get((id(declared), id(inferred)))
+        if merged is None:  # the declared static dims, the inferred ones elsewhere
+            merged = declared if len(inferred) != len(declared) else self._intern(
+                [d if d.is_static else i for d, i in zip(declared, inferred)])
+            self._merged[(id(declared), id(inferred))] = merged
+        return merged
 
-    def _infer_key(self, layer: Layer, port: Port, declared: Shape, ins: list[Shape]) -> tuple | None:
-        """What ``_infer`` reads, as a key: the op, its attributes, the output's declared dims, the input
-        ports' dims, the shapes of its data inputs and the Consts on its other inputs. None (no memo) when
-        another input comes from anything but a Const (its value would have to be part of the key)."""
-        key = [layer.kind, layer.version, id(layer.data), port.id, id(declared), *map(id, ins)]
+    @staticmethod
+    def _infer_key(layer: Layer, port: Port, ins: list[Shape]) -> tuple | None:
+        """What ``_infer`` reads, as a key: the op, its attributes, the input ports' dims, the (interned)
+        shapes of its data inputs and the Consts on its other inputs. None (no memo) when another input
+        comes from anything but a Const (its value would have to be part of the key)."""
+        kind = layer.kind
+        if kind in _BINARY or kind == "select":  # the shapes and auto_broadcast alone
+            return (kind, id(layer.data), *map(id, ins))
+        key = [kind, layer.version, id(layer.data), port.id, *map(id, ins)]
         for i, p in enumerate(layer.inputs):
             key.append(id(p.dims))
             if i >= len(ins):
@@ -181,6 +195,13 @@ class Graph:
                     key.append(None)
         return tuple(key)
 
+    def _declared_entry(self, dims: tuple[int, ...]) -> tuple[tuple[int, ...], Shape, bool]:
+        """(dims, the shape they declare, whether it is static), made once for a dims tuple the parser shares."""
+        known = self._declared.get(id(dims))
+        if known is None:
+            known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)), -1 not in dims)
+        return known
+
     def _declared_shape(self, layer: Layer, port: Port) -> Shape:
         if layer.kind == "parameter" and "shape" in layer.data:
             try:
@@ -192,10 +213,7 @@ class Graph:
             return None
         if not dims and layer.kind == "parameter":
             return self._intern([])  # no `shape` attribute and no dims: a scalar
-        known = self._declared.get(id(dims))
-        if known is None:
-            known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)))
-        return known[1]
+        return self._declared_entry(dims)[1]
 
     def input_shape(self, layer: Layer, port: Port) -> Shape:
         """The shape arriving at an input port: the producer's, or this port's own dims without an edge."""
@@ -215,10 +233,9 @@ class Graph:
 
     def value(self, layer: Layer, port: Port) -> Evaluated:
         """The value bounds of an output port, as a Reshape pattern would read them."""
-        key = (layer.id, port.id)
-        v = self._values.get(key)
+        v = self._values.get(id(port))
         if v is None:
-            v = self._values[key] = self._to_value(layer, port, self._result(layer, port))
+            v = self._values[id(port)] = self._to_value(layer, port, self._result(layer, port))
         return v
 
     def _to_value(self, layer: Layer, port: Port, r: _Result) -> Evaluated:
@@ -243,57 +260,61 @@ class Graph:
         return Value(bounds, r.et, r.shape, origin)
 
     def _result(self, layer: Layer, port: Port) -> _Result:
-        key = (layer.id, port.id)
-        r = self._results.get(key)
+        r = self._results.get(id(port))
         if r is None:
             if layer.kind == "const":  # the common case (axes, orders, pads): no walk needed
-                r = self._results[key] = self._const(layer)
+                r = self._results[id(port)] = self._const(layer)
                 return r
-            self._walk(self._results, (layer, port), self._sources, self._evaluate,
+            self._walk(self._results, port, self._sources, self._evaluate,
                        lambda lay, out, why: Unknown(why, lay))
-            r = self._results[key]
+            r = self._results[id(port)]
         return r
 
     @staticmethod
-    def _walk(memo: dict, root: tuple[Layer, Port], sources: Callable[[Layer], list],
-              compute: Callable[[Layer, Port, list], object], fail: Callable[[Layer, Port, str], object]) -> None:
-        """Fill ``memo`` for ``root`` and every port it depends on, depth first, without recursion: a port
-        gets ``compute(layer, port, sources(layer))`` once every source's port is in the memo.
+    def _walk(memo: dict[int, object], root: Port, sources: Callable[[Layer], list[Port | None]],
+              compute: Callable[[Layer, Port, list[Port | None]], object],
+              fail: Callable[[Layer, Port, str], object]) -> None:
+        """Fill ``memo`` (keyed by ``id(port)``) for the output port ``root`` and every output port it
+        depends on, depth first, without recursion: a port gets ``compute(layer, port, sources(layer))``
+        once every source port (an output port, or None for an input without an edge) is in the memo.
 
         A cycle or a path deeper than MAX_DEPTH gives the port ``fail(layer, port, reason)``.
         """
-        stack = [(root[0], root[1], sources(root[0]), 0)]  # (layer, port, its sources, how many are done)
-        on_path = {(root[0].id, root[1].id)}
+        stack = [(root, sources(root.layer), 0)]  # (port, its layer's sources, how many are done)
+        on_path = {id(root)}
         while stack:
-            lay, out, srcs, done = stack[-1]
-            key = (lay.id, out.id)
-            if key in memo:
+            out, srcs, done = stack[-1]
+            if id(out) in memo:  # filled by a walk nested in a computation
                 stack.pop()
-                on_path.discard(key)
+                on_path.discard(id(out))
                 continue
             # sources found in the memo stay there: the scan goes on where it stopped
-            while done < len(srcs) and (srcs[done] is None or (srcs[done][0].id, srcs[done][1].id) in memo):
+            n = len(srcs)
+            while done < n and (srcs[done] is None or id(srcs[done]) in memo):
                 done += 1
-            if done == len(srcs):
-                memo[key] = compute(lay, out, srcs)
+            if done == n:
+                memo[id(out)] = compute(out.layer, out, srcs)
+                stack.pop()
+                on_path.discard(id(out))
                 continue
             pending = srcs[done]
-            stack[-1] = (lay, out, srcs, done)
-            if (pending[0].id, pending[1].id) in on_path:
-                memo[key] = fail(lay, out, f"the shape subgraph has a cycle through {_describe(pending[0])}")
+            stack[-1] = (out, srcs, done)
+            if id(pending) in on_path:
+                memo[id(out)] = fail(out.layer, out, f"the shape subgraph has a cycle through {_describe(pending.layer)}")
             elif len(stack) >= MAX_DEPTH:
-                memo[key] = fail(lay, out, f"the shape subgraph is deeper than {MAX_DEPTH} layers at {_describe(lay)}")
+                memo[id(out)] = fail(out.layer, out,
+                                     f"the shape subgraph is deeper than {MAX_DEPTH} layers at {_describe(out.layer)}")
             else:
-                stack.append((pending[0], pending[1], sources(pending[0]), 0))
-                on_path.add((pending[0].id, pending[1].id))
+                stack.append((pending, sources(pending.layer), 0))
+                on_path.add(id(pending))
 
-    def _sources(self, layer: Layer) -> list[tuple[Layer, Port] | None]:
-        """Producers whose values ``layer`` needs (a ShapeOf needs only its input's shape)."""
+    def _sources(self, layer: Layer) -> list[Port | None]:
+        """The output ports whose values ``layer`` needs (a ShapeOf needs only its input's shape)."""
         if layer.kind in ("shapeof", "const", "parameter"):
             return []
-        return [p.producer for p in layer.inputs]
+        return [p.source for p in layer.inputs]
 
-    def _evaluate(self, layer: Layer, port: Port, sources: list[tuple[Layer, Port] | None]) -> _Result:
+    def _evaluate(self, layer: Layer, port: Port, sources: list[Port | None]) -> _Result:
         kind = layer.kind
         if kind == "const":
             return self._const(layer)
@@ -308,7 +329,7 @@ class Graph:
         for p, src in zip(layer.inputs, sources):
             if src is None:
                 return Unknown(f"input port {p.id} of {_describe(layer)} has no incoming edge", layer)
-            r = self._results[(src[0].id, src[1].id)]
+            r = self._results[id(src)]
             if not isinstance(r, V.Tensor):
                 return r  # OpenVINO stops at the first failure, in the order of the inputs
             inputs.append(r)

@@ -226,14 +226,21 @@ class IRModel:
         links.ordered = ordered
         return links
 
-    def unlink(self) -> None:
-        """Forget the links :meth:`link` made, so that a layer kept after the model (in a result) does not
-        keep every layer upstream of it alive."""
-        if self._links is not None:
-            for layer in (*self.layers.values(), *self.duplicates):
-                for p in layer.inputs:
-                    p.source = None
-            self._links = None
+    def release(self, keep: Iterable[Layer] = ()) -> None:
+        """Undo the links into the graph, so that the model, once dropped, is freed at once by reference
+        counting rather than by a pass of the cycle collector over its hundreds of thousands of objects:
+        every input port forgets its source (:meth:`link`), and every port of a layer not in ``keep``
+        forgets its layer. The layers in ``keep`` (a result's) still know their ports' lines; the model
+        itself is not to be used after this."""
+        kept = {id(layer) for layer in keep}
+        for layer in (*self.layers.values(), *self.duplicates):
+            for p in layer.inputs:
+                p.source = None
+            if id(layer) not in kept:
+                for p in (*layer.inputs, *layer.outputs):
+                    p.layer = None
+        self._links = None
+        self._from.clear()
 
     def producer(self, layer_id: str, port_id: str) -> tuple[Layer, Port] | None:
         """The (layer, output port) feeding input ``port_id`` of ``layer_id``, if the edge and both ends exist."""

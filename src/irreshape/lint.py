@@ -126,8 +126,8 @@ def _lint_file(path: str, settings: Settings):
         if fixed.written:  # report what remains
             result = check_file(path, options) or result
             _filter(result, settings)
-    if result.model is not None:
-        result.model.unlink()
+    if result.model is not None:  # freed now, by reference counting, but for the layers the result shows
+        result.model.release(keep=[lr.layer for lr in result.layers])
     result.model = None  # results travel between processes; reporters need only the spans
     return result, result.internal_error, fixed
 

@@ -291,7 +291,7 @@ def _input_candidates(layer: "Layer", port: "Port", graph: "Graph") -> list[Shap
     Reshape's declared dims as a second reading."""
     first = graph.input_shape(layer, port)
     src = graph.model.producer(layer.id, port.id)
-    if src is None or src[1].dims is None or graph.computed(src[0].id, src[1].id) is None:
+    if src is None or src[1].dims is None or graph.computed(src[1]) is None:
         return [first]
     declared = [Dim.of(v) for v in src[1].dims]
     if first is not None and [d.to_ir() for d in first] == [d.to_ir() for d in declared]:
@@ -342,7 +342,7 @@ def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: 
         return
     src_layer, src_port = src
     readings = [tuple(d.to_ir() for d in c) for c in candidates if c is not None]
-    if src_layer.kind != "parameter" and graph.computed(src_layer.id, src_port.id) is None:
+    if src_layer.kind != "parameter" and graph.computed(src_port) is None:
         readings = [tuple(src_port.dims)]
     theirs = readings[0] if readings else tuple(src_port.dims)
     if tuple(port.dims) not in readings:

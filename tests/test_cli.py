@@ -35,6 +35,32 @@ def test_exit_statuses(tmp_path):
     assert irreshape("check", "--isolated", "--frobnicate", GOOD).status == 2
 
 
+def test_the_command_ends_with_its_status_and_every_byte_of_its_report(tmp_path):
+    """The process skips the interpreter's teardown (os._exit) only after flushing: a report larger than
+    any pipe buffer arrives whole, on stdout and in --output, with the status the in-process run gives."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}  # stdout buffered, as usual
+    for i in range(40):
+        pair(tmp_path / "many", "broken", name=f"m{i}")
+    args = ["check", "--isolated", "--format", "json", "many"]
+    inside = irreshape(*args)
+    proc = subprocess.run([sys.executable, "-m", "irreshape", *args], capture_output=True, text=True, check=False,
+                          env=env)
+    assert len(proc.stdout) > 1 << 16 and proc.stdout == inside.stdout
+    assert proc.returncode == inside.status == 1 and proc.stderr == ""
+    out = tmp_path / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "irreshape", *args, "--output", str(out)], capture_output=True,
+                          text=True, check=False, env=env)
+    assert proc.returncode == 1 and out.read_text(encoding="utf-8") == inside.stdout
+    for status, extra in ((0, ["--exit-zero"]), (2, ["--frobnicate"])):
+        proc = subprocess.run([sys.executable, "-m", "irreshape", *args, *extra], capture_output=True, text=True,
+                              check=False, env=env)
+        assert proc.returncode == status
+
+
 def test_warnings_alone_exit_zero(tmp_path):
     only_warning = pair(tmp_path, "broken", edit=lambda t: t.replace("<dim>13</dim>", "<dim>12</dim>")
                         .replace("<dim>14</dim>", "<dim>12</dim>"))

@@ -4,12 +4,15 @@ content (Const values, declared and re-inferred shapes), edges kept as columns, 
 from __future__ import annotations
 
 import gc
+import os
 import io
 import pickle
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from irreshape.check import check_file, check_model
 from irreshape.dims import format_shape
@@ -241,3 +244,21 @@ def test_a_json_report_is_written_in_a_few_large_pieces():
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     assert out.getvalue() == text and len(text) > 4 * (1 << 16)
     assert len(out.sizes) <= len(text) // (1 << 16) + 1 and min(out.sizes[:-1]) >= 1 << 16
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.tuples(inner, inner)
+    | st.dictionaries(st.text() | st.integers() | st.none() | st.booleans(), inner, max_size=4),
+    max_leaves=40)
+
+
+@settings(max_examples=300, deadline=None, derandomize=bool(os.environ.get("CI")))
+@given(value=_JSON, ensure_ascii=st.booleans())
+def test_a_json_report_has_the_bytes_json_dumps_gives(value, ensure_ascii):
+    """Any value, any depth (the outer containers are written item by item, the inner ones at once)."""
+    import json
+
+    out = io.StringIO()
+    write_json(value, out, ensure_ascii=ensure_ascii)
+    assert out.getvalue() == json.dumps(value, indent=2, ensure_ascii=ensure_ascii) + "\n"

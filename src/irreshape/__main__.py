@@ -1,3 +1,3 @@
-from irreshape.cli import main
+from irreshape.cli import entry
 
-main()
+entry()

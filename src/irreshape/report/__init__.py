@@ -49,30 +49,97 @@ def summary(results: list[FileResult]) -> dict[str, int]:
 
 
 def write_json(value: object, out: TextIO, ensure_ascii: bool = False) -> None:
-    """``value`` as indented JSON and a newline. ``json.dump`` writes token by token, a system call each
-    where the stream is unbuffered (``PYTHONUNBUFFERED``, common in CI): the tokens are passed on in
-    pieces of 64 KiB, so that neither the calls nor a copy of the whole document add up."""
-    import json
+    """``value`` as JSON indented by two spaces and a newline: the bytes of ``json.dump(value, out,
+    indent=2, ensure_ascii=ensure_ascii)``. The standard library writes indented JSON token by token in
+    Python (its C encoder is for compact output only), a system call each where the stream is unbuffered
+    (``PYTHONUNBUFFERED``, common in CI); this writer joins each container's lines at once, with the C
+    string escaper, and passes the text on in pieces of about 64 KiB: neither the calls nor a copy of the
+    whole document add up."""
+    from json.encoder import encode_basestring, encode_basestring_ascii
 
-    pieces = _Pieces(out)
-    json.dump(value, pieces, indent=2, ensure_ascii=ensure_ascii)
-    pieces.write("\n")
-    pieces.flush()
+    _JsonWriter(out, encode_basestring_ascii if ensure_ascii else encode_basestring).write(value)
 
 
-class _Pieces:
+class _JsonWriter:
     SIZE = 1 << 16
+    STREAMED = 3  # containers this deep or less (the document, its lists of files, layers, findings) are
+    # written out item by item; deeper ones (a layer, a finding) are made as one string
 
-    def __init__(self, out: TextIO) -> None:
-        self.out, self.parts, self.size = out, [], 0
+    def __init__(self, out: TextIO, quote: Callable[[str], str]) -> None:
+        self.out, self.quote = out, quote
+        self.parts: list[str] = []
+        self.size = 0
 
-    def write(self, text: str) -> None:
+    def write(self, value: object) -> None:
+        self._emit(value, "\n")
+        self._put("\n")
+        self.out.write("".join(self.parts))
+
+    def _put(self, text: str) -> None:
         self.parts.append(text)
         self.size += len(text)
         if self.size >= self.SIZE:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.parts:
             self.out.write("".join(self.parts))
             self.parts, self.size = [], 0
+
+    def _emit(self, v: object, nl: str) -> None:
+        """Write ``v``, which stands on a line broken and indented by ``nl``."""
+        if len(nl) > 1 + 2 * self.STREAMED or not v or not isinstance(v, (dict, list, tuple)):
+            self._put(self._value(v, nl))
+            return
+        inner = nl + "  "
+        sep = ""
+        if isinstance(v, dict):
+            self._put("{")
+            for k, x in v.items():
+                self._put(f"{sep}{inner}{self.quote(_key(k))}: ")
+                self._emit(x, inner)
+                sep = ","
+            self._put(nl + "}")
+        else:
+            self._put("[")
+            for x in v:
+                self._put(sep + inner)
+                self._emit(x, inner)
+                sep = ","
+            self._put(nl + "]")
+
+    def _value(self, v: object, nl: str) -> str:
+        """``v`` as JSON text, standing on a line broken and indented by ``nl``."""
+        if isinstance(v, str):
+            return self.quote(v)
+        if v is None or isinstance(v, (bool, int, float)):
+            return _scalar(v)
+        inner = nl + "  "
+        if isinstance(v, dict):
+            if not v:
+                return "{}"
+            items = [f"{self.quote(_key(k))}: {self._value(x, inner)}" for k, x in v.items()]
+            return "{" + inner + ("," + inner).join(items) + nl + "}"
+        if isinstance(v, (list, tuple)):
+            if not v:
+                return "[]"
+            return "[" + inner + ("," + inner).join([self._value(x, inner) for x in v]) + nl + "]"
+        raise TypeError(f"Object of type {type(v).__name__} is not JSON serializable")
+
+
+def _scalar(v: object) -> str:
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, int):
+        return int.__repr__(v)
+    import json
+
+    return json.dumps(v)  # a float, with NaN and Infinity as json spells them
+
+
+def _key(k: object) -> str:
+    if isinstance(k, str):
+        return k
+    if k is None or isinstance(k, (bool, int, float)):
+        return _scalar(k)
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(k).__name__}")

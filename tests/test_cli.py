@@ -156,6 +156,31 @@ def test_jobs_give_the_serial_result(tmp_path):
         [f"d{i % 3}/m{i}.xml" for i in (0, 3, 1, 4, 2, 5)]
 
 
+def test_jobs_share_the_files_between_this_process_and_the_workers_and_keep_their_order(monkeypatch):
+    """Every process takes the next chunk when it is ready for one; the results come back in file order,
+    each file checked once, whatever process took it (lint_file replaced before the workers fork)."""
+    import multiprocessing
+    import os
+    import time
+
+    from irreshape import lint
+    from irreshape.config import Settings
+
+    if multiprocessing.get_start_method() != "fork":
+        pytest.skip("the replaced lint_file reaches the workers only when they are forked")
+
+    def fake(path, settings):
+        time.sleep(0.002)
+        return path, os.getpid()
+
+    monkeypatch.setattr(lint, "lint_file", fake)
+    files = [f"f{i:03}.xml" for i in range(150)]
+    got = list(lint._map(files, Settings(enabled=frozenset(), jobs=3)))
+    assert [path for path, _ in got] == files
+    by = {pid for _, pid in got}
+    assert os.getpid() in by and len(by) == 3  # this process and both workers checked some
+
+
 def test_internal_error_is_ir900_unless_debug(monkeypatch):
     import irreshape.rules.reshape as reshape_rules
 

@@ -84,6 +84,8 @@ def _write(tmp_path, text: str, name: str = "m.xml") -> str:
     ('name="x"', 'name="a &amp; b &lt;c&gt; &#65;&#x42;"'),   # references in a value
     ('name="x"', "name='single \"quoted\"'"),                # single quotes
     ('name="x"', 'name="a>b"'),                               # a raw ">" in a value
+    ('name="x"', 'name="why?! not!?"'),                       # "!" and "?" (looked for alone) in a value
+    ('</output>\n\t\t</layer>\n\t\t<layer id="1"', '</output>\n\t\t\t<body/>\n\t\t</layer>\n\t\t<layer id="1"'),  # a body, no graph
     ('name="x"', 'name="tab\there"'),                         # white space normalised in a value
     ('<data shape="2,3"', '<data\n\t\t\t\tshape="2,3"'),      # a tag over two lines
     ('<layer id="0"', '<layer\n\t\tid="0"'),                  # the layer's own tag over two lines
@@ -119,6 +121,9 @@ def test_off_layout_documents_read_the_same(tmp_path, edit):
     ('<layer id="1" name="r" type="ReLU" version="opset1">', '<layer id="1" name="r" type="ReLU" version="opset1"/>'
      '<layer id="2" name="r2" type="ReLU" version="opset1">'),  # an empty <layer/>
     ('\t</layers>', '\t</layers>\n\t<layers/>'),                   # a second <layers>
+    ('</edges>', '</edges>\n\t<edges/>'),                             # a second <edges>
+    ('name="x"', 'name="x"><![CDATA[y]]></layer><layer id="9" name="z"'),  # CDATA ("<!" found by its "!")
+    ('\t</layers>', '\t<?pi x?>\n\t</layers>'),                      # a processing instruction
     ('<?xml version="1.0"?>', '<?xml version="1.0" encoding="ISO-8859-1"?>'),
     ('<edge from-layer="0" from-port="0" to-layer="1" to-port="0" />',   # an edge inside an edge (found by
      '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"><edge from-layer="1" from-port="1" '

@@ -6,11 +6,12 @@ then takes the layers, ports, dims and edges out of the bytes with a handful of 
 the ``<dim>`` lines from newline counts. It is exact, not heuristic:
 
 * It reads only documents in which every ``<`` opens a tag: no comment, CDATA section, DOCTYPE or
-  processing instruction past the XML declaration, no ``\\r`` line ends, no ``<body>`` (the sub-graphs
-  of TensorIterator and Loop). Well-formed XML of that kind is tokenised by its ``<`` alone, so a
-  pattern that matches a tag cannot match inside a value or a text.
+  processing instruction past the XML declaration, and no ``\\r`` line ends. Well-formed XML of that
+  kind is tokenised by its ``<`` alone, so a pattern that matches a tag cannot match inside a value or
+  a text.
 * ``<net>`` must hold ``<layers>`` and then ``<edges>``, and no ``<layer>``/``<edge>`` may stand
-  anywhere else (counted over the whole document).
+  anywhere else, nor a second ``<layers>``/``<edges>`` (counted over the whole document): the sub-graph
+  of a TensorIterator or Loop (a ``<body>`` with layers and edges of its own) is read element by element.
 * A ``<layer>`` whose content is not ``<data/>``, ``<input>``, ``<output>`` (ports of ``<dim>``s, an
   optional ``<rt_info>``) and an optional ``<rt_info>``, or whose tags span lines, or that holds a dim
   that is not a plain integer, is read by lxml on its own (the ``<layer>`` element alone), with the
@@ -188,7 +189,7 @@ class _Scanner:
         self.data = b""
         self.eof = False
         self.line, self.at = 1, 0  # the line of offset ``at`` of the window
-        self.tags = [0, 0]  # the <layer> and <edge> tags in the bytes dropped so far
+        self.tags = [0, 0]  # the "<layer" and "<edge" in the bytes dropped so far (<layers>, <edges> too)
         self.findings: list[Finding] = []
         self.reader = _Reader(self.findings)
         self.share = self.reader.share
@@ -221,13 +222,22 @@ class _Scanner:
     def _drop(self, p: int) -> None:
         """Forget the window's first ``p`` bytes, counting their lines (from ``at``) and tags."""
         data = self.data
-        for bad in (b"<!", b"<?", b"\r", b"<body"):  # comments, CDATA, DOCTYPE, PIs, CR, sub-graphs
-            if data.find(bad, 0, p) >= 0:
-                raise _Whole
+        # comments, CDATA, DOCTYPE, PIs; CR. "!" and "?" are rare in an IR: looking for the byte
+        # alone is a scan at memory speed, and each one found is checked for the "<" before it.
+        for mark in (b"!", b"?"):
+            i = data.find(mark, 0, p)
+            while i >= 0:
+                if i > 0 and data[i - 1] == 60:  # "<"
+                    raise _Whole
+                i = data.find(mark, i + 1, p)
+        if data.find(b"\r", 0, p) >= 0:
+            raise _Whole
         self.line += data.count(b"\n", self.at, p)
         self.at = 0
-        self.tags[0] += data.count(b"<layer", 0, p) - data.count(b"<layers", 0, p)
-        self.tags[1] += data.count(b"<edge", 0, p) - data.count(b"<edges", 0, p)
+        # "<layers" and "<edges" count too: past the prolog the only one is the <edges> tag, so a sub-graph
+        # (a <body> holds <layers> and <edges>) or any stray section makes the counts differ
+        self.tags[0] += data.count(b"<layer", 0, p)
+        self.tags[1] += data.count(b"<edge", 0, p)
         self.data = data[p:]
 
     def _head(self) -> tuple[dict[str, str], int]:
@@ -295,7 +305,7 @@ class _Scanner:
         edges = self._edges()
         while self._more() or self.data:  # the rest of the document, dropped just after a ">"
             self._drop(len(self.data) if self.eof else self.data.rfind(b">") + 1)
-        if self.tags != [len(layers) + len(duplicates), len(edges)]:
+        if self.tags != [len(layers) + len(duplicates), len(edges) + 1]:
             raise _Whole  # a <layer> or an <edge> somewhere else
         return head, layers, duplicates, edges, self.findings
 

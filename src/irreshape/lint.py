@@ -162,87 +162,15 @@ def _stamp_spans(findings: list[Finding], model) -> None:
 
 
 # -- many files ---------------------------------------------------------------------------------------
-_settings: Optional[Settings] = None
-_chunks: list[list[str]] = []
-_counter = None  # a multiprocessing.Value: the index of the next chunk no process has taken
-
-
-def _init(settings: Settings, chunks: list[list[str]], counter) -> None:
-    global _settings, _chunks, _counter
-    _settings, _chunks, _counter = settings, chunks, counter
-
-
-def _take() -> int:
-    """The index of the next chunk to check, claimed for this process (past the end when none is left)."""
-    assert _counter is not None
-    with _counter.get_lock():
-        i = _counter.value
-        _counter.value = i + 1
-    return i
-
-
-def _lint_next_chunk():
-    """(index, results) of the next chunk no process has taken; None when there is none."""
-    assert _settings is not None
-    i = _take()
-    return None if i >= len(_chunks) else (i, [lint_file(p, _settings) for p in _chunks[i]])
-
-
 def _map(files: list[str], settings: Settings):
-    """Results in the order of ``files``, from ``settings.jobs`` processes (this one and ``jobs - 1``
-    workers), with a progress bar on a terminal."""
-    jobs = min(settings.jobs, len(files))
+    """Results in the order of ``files``, from ``settings.jobs`` processes (see :mod:`irreshape.parallel`),
+    with a progress bar on a terminal."""
+    from functools import partial
+
+    from .parallel import ordered_map
+
     progress = _progress(len(files)) or (lambda it: it)
-    if jobs <= 1:
-        yield from progress(lint_file(p, settings) for p in files)
-        return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    import lxml.etree  # noqa: F401  imported once here, not in every worker (a forked worker inherits them)
-
-    from . import evaluate, suppress  # noqa: F401
-
-    # Chunks shrink as the work goes (a quarter of each process's share of what is left): few round trips
-    # at first, and at the end no process is left alone with a large chunk while the others wait.
-    chunks: list[list[str]] = []
-    i = 0
-    while i < len(files):
-        size = max(1, (len(files) - i) // (jobs * 4))
-        chunks.append(files[i:i + size])
-        i += size
-    yield from progress(r for chunk in _parallel(chunks, settings, jobs) for r in chunk)
-
-
-def _parallel(chunks: list[list[str]], settings: Settings, jobs: int):
-    """The results of each chunk, in order, from this process and ``jobs - 1`` workers. Each process
-    takes the next chunk from a shared counter when it is ready for one: none waits to be handed work,
-    and the results made here need no trip between processes."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    counter = multiprocessing.Value("q", 0)
-    _init(settings, chunks, counter)
-    done: dict[int, list] = {}
-    n = 0  # the next chunk to yield
-    with ProcessPoolExecutor(jobs - 1, initializer=_init, initargs=(settings, chunks, counter)) as pool:
-        pending = [pool.submit(_lint_next_chunk) for _ in chunks]  # at most one chunk each
-        while pending:
-            i = _take()
-            if i < len(chunks):
-                done[i] = [lint_file(p, settings) for p in chunks[i]]
-            ready = [f for f in pending if f.done()] if i < len(chunks) else pending  # else wait for all
-            for f in ready:
-                got = f.result()
-                if got is not None:
-                    done[got[0]] = got[1]
-            pending = [f for f in pending if f not in ready]
-            while n in done:
-                yield done.pop(n)
-                n += 1
-    while n < len(chunks):
-        yield done.pop(n)
-        n += 1
+    yield from progress(ordered_map(partial(lint_file, settings=settings), files, settings.jobs))
 
 
 def _progress(total: int):

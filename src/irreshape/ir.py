@@ -30,7 +30,6 @@ class Port:
     id: str
     dims: tuple[int, ...] | None  # None when a <dim> could not be read
     rel: int  # the port's line, counted from its layer's (a small number: no int object of its own)
-    precision: str | None = None
     lines: tuple[int, ...] | None = None  # the <dim> lines; None when they are the lines right after ``line``
     layer: "Layer | None" = field(default=None, compare=False, repr=False)  # the layer the port belongs to
     # an input port's producer, the output port of another layer, set by IRModel.link: the first edge into
@@ -38,7 +37,7 @@ class Port:
     source: "Port | None" = field(default=None, compare=False, repr=False)
 
     def __reduce__(self):  # a port travels (to --jobs' parent process) without its link into the graph
-        return Port, (self.id, self.dims, self.rel, self.precision, self.lines, self.layer)
+        return Port, (self.id, self.dims, self.rel, self.lines, self.layer)
 
     @property
     def line(self) -> int:
@@ -516,10 +515,9 @@ class _Reader:
                 dims.append(v)
             if lines is None and not ok:
                 lines = list(range(port_line + 1, n + 1))
-            pid, precision = p.get("id", ""), p.get("precision")
+            pid = p.get("id", "")
             shape = share(t := tuple(dims), t) if ok else None
             target.append(Port(share(pid, pid), shape, port_line - layer.line,
-                               None if precision is None else share(precision, precision),
                                None if lines is None else tuple(lines), layer))
         return tuple(target)
 

@@ -70,6 +70,29 @@ def test_ops_alike_but_for_their_constants_are_not_confused(tmp_path):
     assert _ours(path) == want
 
 
+def test_reshapes_alike_but_for_special_zero_or_validity_are_not_confused(tmp_path):
+    """Reshapes of one input by one pattern Const: the recomputation is shared by content, and must keep
+    special_zero apart, and an invalid layer's error apart from its valid twins."""
+    x = ops.parameter([2, 3, 4], np.float32, name="x")
+    pattern = _c([0, -1])
+    outs = [ops.reshape(x, pattern, sz, name=f"r{k}") for k, sz in enumerate((True, True, True))]
+    outs.append(ops.reshape(x, _c([2, 0, -1]), True, name="zero"))
+    path = _save(tmp_path, outs, [x])
+    assert _ours(path) == _openvino_shapes(path) == {"r0": "[2,12]", "r1": "[2,12]", "r2": "[2,12]",
+                                                     "zero": "[2,3,4]"}
+    text = path.read_text()
+    # r1 copies nothing with special_zero false: its 0 is a literal 0, and -1 cannot be solved (IR103)
+    layer = re.search(r'<layer id="\d+" name="r1" type="Reshape" version="opset1">\s*<data special_zero="true"', text)
+    assert layer is not None
+    path.write_text(text.replace(layer.group(), layer.group().replace('"true"', '"false"')))
+    result = check_file(str(path))
+    verdicts = {lr.layer.name: (lr.status, format_shape(lr.expected) if lr.expected_known else None)
+                for lr in result.layers}
+    assert verdicts == {"r0": ("ok", "[2,12]"), "r1": ("invalid", None), "r2": ("ok", "[2,12]"),
+                        "zero": ("ok", "[2,3,4]")}
+    assert [f.code for f in result.findings if f.layer and f.layer.name == "r1"] == ["IR103"]
+
+
 def test_a_repeated_block_gets_the_same_answers_as_openvino(tmp_path):
     """Many equal blocks (what the memos are for): every Reshape in every block as OpenVINO infers it."""
     x = ops.parameter(ov.PartialShape([ov.Dimension(1, 4), -1, 16]), np.float32, name="x")

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from .dims import INF, Dim, Shape, parse_shape
 from .engine import shapes as S
 from .engine import values as V
-from .engine.reshape import Bound, pattern_from_values
+from .engine.reshape import Bound, ReshapeError, pattern_from_values
 from .ir import _NO_DATA, IRModel, Layer, Port
 from .rules.base import Finding
 from .rules.reshape import INVALID_PATTERN
@@ -105,6 +105,8 @@ class Graph:
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
         self._inferred: dict[tuple, Shape] = {}  # see _infer_key; the shape _infer gives, before merging
         self._merged: dict[tuple[int, int], Shape] = {}  # (id(declared), id(inferred)) -> merged
+        self._bounds: dict[int, tuple[V.Tensor, list[Bound]]] = {}  # id(tensor) -> (tensor, its bounds)
+        self._reshaped: dict[tuple, "Shape | ReshapeError"] = {}  # see reshaped
 
     # -- shapes ----------------------------------------------------------------------------------
     def set_shape(self, port: Port, shape: Shape) -> None:
@@ -116,6 +118,20 @@ class Graph:
         if shape is None:
             return None
         return self._interned.setdefault(tuple([(d.lo, d.hi, d.sym) for d in shape]), shape)
+
+    def reshaped(self, engine: Callable[[Shape, list[Bound], bool], Shape], shape: Shape, bounds: list[Bound],
+                 special_zero: bool) -> "Shape | ReshapeError":
+        """``engine(shape, bounds, special_zero)``, or the ReshapeError it raises, memoised by content: the
+        Reshapes of a deep model's repeated blocks take the same inputs."""
+        key = (engine, None if shape is None else id(self._intern(shape)), tuple(bounds), special_zero)
+        out = self._reshaped.get(key, _UNSET)
+        if out is _UNSET:
+            try:
+                out = engine(shape, bounds, special_zero)
+            except ReshapeError as e:
+                out = e
+            self._reshaped[key] = out
+        return out  # type: ignore[return-value]
 
     def computed(self, port: Port) -> Shape:
         return self._computed.get(id(port))
@@ -249,9 +265,12 @@ class Graph:
                          f"{_describe(layer)}: OpenVINO cannot bound it ({r.reason}), so every element is ?")
         if r.et not in V.INT_RANGES:
             return Unknown(f"{_describe(layer)} gives {r.et}, not an integer tensor", layer)
-        lo = pattern_from_values(r.lo, r.et)
-        hi = pattern_from_values(r.hi, r.et)
-        bounds = [Bound(a.lo, b.hi) for a, b in zip(lo, hi)]
+        known = self._bounds.get(id(r))
+        if known is None:  # a Const's tensor is shared by the Consts of equal <data>: their bounds are too
+            lo = pattern_from_values(r.lo, r.et)
+            hi = pattern_from_values(r.hi, r.et)
+            known = self._bounds[id(r)] = (r, [Bound(a.lo, b.hi) for a, b in zip(lo, hi)])
+        bounds = known[1]
         if layer.kind == "const":
             d = layer.data
             origin = f"{_describe(layer)}: {r.et} at offset {d.get('offset')}, {d.get('size')} bytes"

@@ -233,12 +233,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     # With a lying Reshape upstream, take the reading of its output that explains this layer: the
     # blame stays with the layer that lies.
     engine = reshape_v1 if kind == "reshape" else onednn_reshape
-    outcomes = []
-    for shape in candidates:
-        try:
-            outcomes.append((shape, engine(shape, bounds, sz)))
-        except ReshapeError as e:
-            outcomes.append((shape, e))
+    outcomes = [(shape, graph.reshaped(engine, shape, bounds, sz)) for shape in candidates]
     in_shape, expected = next((o for o in outcomes if declared is not None and not isinstance(o[1], ReshapeError)
                                and _agrees_all(declared, o[1])), outcomes[0])
     res.input_shape = in_shape

@@ -260,9 +260,9 @@ class IRModel:
         if index is None:
             index = self._from[kind] = {}
             edges = self.edges
+            ids = {lid for lid, la in layers.items() if la.kind == kind}
             for i, (fl, *_) in enumerate(_ends(edges)):
-                src = layers.get(fl)
-                if (src.kind if src is not None else None) == kind:
+                if fl in ids if kind is not None else fl not in layers:
                     index.setdefault(fl, []).append(edges[i])
         out = []
         for e in index.get(layer_id, ()):

@@ -105,21 +105,36 @@ class _JsonWriter:
             self._put(nl + "]")
 
     def _value(self, v: object, nl: str) -> str:
-        """``v`` as JSON text, standing on a line broken and indented by ``nl``."""
-        if isinstance(v, str):
-            return self.quote(v)
-        if v is None or isinstance(v, (bool, int, float)):
-            return _scalar(v)
+        """``v`` as JSON text, standing on a line broken and indented by ``nl``. Strings and ints, most of
+        a report, are written in place rather than by a call each."""
+        t = type(v)
+        if t is str:
+            return self.quote(v)  # type: ignore[arg-type]
+        if t is int:
+            return int.__repr__(v)  # type: ignore[arg-type]
         inner = nl + "  "
-        if isinstance(v, dict):
+        q = self.quote
+        if t is dict:
             if not v:
                 return "{}"
-            items = [f"{self.quote(_key(k))}: {self._value(x, inner)}" for k, x in v.items()]
+            items = [f"{q(k) if type(k) is str else q(_key(k))}: "
+                     f"{q(x) if type(x) is str else int.__repr__(x) if type(x) is int else self._value(x, inner)}"
+                     for k, x in v.items()]  # type: ignore[union-attr]
             return "{" + inner + ("," + inner).join(items) + nl + "}"
-        if isinstance(v, (list, tuple)):
+        if t is list or t is tuple:
             if not v:
                 return "[]"
-            return "[" + inner + ("," + inner).join([self._value(x, inner) for x in v]) + nl + "]"
+            items = [q(x) if type(x) is str else int.__repr__(x) if type(x) is int else self._value(x, inner)
+                     for x in v]  # type: ignore[union-attr]
+            return "[" + inner + ("," + inner).join(items) + nl + "]"
+        if v is None or isinstance(v, (bool, int, float)):
+            return _scalar(v)
+        if isinstance(v, str):
+            return self.quote(v)
+        if isinstance(v, dict):
+            return self._value(dict(v), nl)
+        if isinstance(v, (list, tuple)):
+            return self._value(list(v), nl)
         raise TypeError(f"Object of type {type(v).__name__} is not JSON serializable")
 
 

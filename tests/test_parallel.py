@@ -114,3 +114,16 @@ def test_a_caller_that_stops_early_leaves_no_worker_behind(path):
     assert next(it)[0] == 0
     it.close()
     assert not _children()
+
+
+def test_when_no_worker_can_be_forked_this_process_does_it_all(monkeypatch):
+    if not sys.platform.startswith("linux"):
+        pytest.skip("forked workers are the Linux path")
+    monkeypatch.setattr(parallel, "FORK", True)
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(parallel.os, "fork", no_fork)
+    got = list(parallel.ordered_map(_square_where, list(range(50)), 4))
+    assert [v for v, _ in got] == [x * x for x in range(50)] and {pid for _, pid in got} == {MAIN}

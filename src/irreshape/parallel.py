@@ -85,7 +85,12 @@ def _forked(fn: Callable, chunks: list[list], jobs: int) -> Iterator[list]:
     try:
         for _ in range(jobs - 1):
             r, w = os.pipe()
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError:  # no more processes to be had: this one takes what the others would have
+                os.close(r)
+                os.close(w)
+                break
             if pid == 0:  # the worker: never returns
                 os.close(r)
                 for _, other in workers:

@@ -84,6 +84,24 @@ def case_pad():
     return ops.pad(x, c([0, 1, -2, 0]), c([0, 2, -1, 1]), "constant"), [x]
 
 
+def case_pad_computed():
+    """Pads from a shape subgraph: their bounds move the dims' bounds (Swin's window padding)."""
+    x, y = param("[?,2..,3..9,4]"), param("[1..3,?,2..5]")
+    begin = ops.concat([c([0]), shape_part(y, [0]), c([0]), shape_part(y, [2])], 0)
+    end = ops.concat([shape_part(y, [1]), c([1]), ops.floor_mod(shape_part(y, [2]), c([4])), c([0])], 0)
+    return ops.pad(x, begin, end, "constant"), [x, y]
+
+
+def case_pad_cropping_past_the_dim():
+    x = param("[?,3,5..9,4]")
+    return ops.pad(x, c([0, -2, 0, 0]), c([0, -2, -7, 0]), "constant"), [x]
+
+
+def case_roll():
+    x = param("[?,1..8,16]")
+    return ops.roll(x, c([1]), c([1])), [x]
+
+
 def case_sdpa():
     q, k, v = param("[1..4,4,1..64,16]"), param("[?,4,?,16]"), param("[?,4,?,8]")
     return ops.scaled_dot_product_attention(q, k, v), [q, k, v]

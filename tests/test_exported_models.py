@@ -2,7 +2,8 @@
 
 * On every model in ``tests/data/models``: the fraction of Reshape layers that end ``ok`` with
   ``expected`` identical to OpenVINO's own ``read_model`` result (intervals included) is printed per
-  model and must be at least 97% overall; the unmodified models get no error finding.
+  model and must be all of them (Swin's computed window pads and its Roll included); the unmodified
+  models get no error finding.
 * Single-fault corruptions: a declared output dim of a Reshape whose pattern is computed (not a
   Const) is changed; each one must be reported as an error on that layer.
 """
@@ -23,7 +24,7 @@ from irreshape.dims import format_shape
 
 MODELS = Path(__file__).parent / "data" / "models"
 PATHS = sorted(MODELS.glob("*.xml"))
-THRESHOLD = 0.97
+THRESHOLD = 1.0
 
 
 def agreement(path: Path) -> tuple[int, int, list[tuple[str, str, str | None, str | None]]]:

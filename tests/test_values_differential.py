@@ -2,7 +2,7 @@
 
 A seeded generator builds, in memory with ``openvino.opset13``, random chains of ShapeOf (v0/v3),
 Gather (v1/v7/v8, scalar/vector/negative indices), Concat, Unsqueeze, Squeeze, Convert, Add,
-Subtract, Multiply, Divide (both ``m_pythondiv``), Floor, Maximum, Minimum, ReduceProd, ReduceSum,
+Subtract, Multiply, Divide (both ``m_pythondiv``), FloorMod, Floor, Maximum, Minimum, ReduceProd, ReduceSum,
 Slice, StridedSlice, Range, Broadcast, Reshape and Consts of several integer types, over input shapes
 with static, ``?`` and interval dims, feeding a Reshape. The graphs are saved as IR and read back
 by irreshape:
@@ -89,7 +89,8 @@ class Gen:
         if depth <= 0 or rng.random() < 0.2:
             return self.leaf()
         kind = rng.choice(["gather", "gather", "concat", "concat", "binary", "binary", "divide", "convert",
-                           "floor", "reduce", "slice", "strided", "unsq_sq", "range", "broadcast", "reshape"])
+                           "floor", "reduce", "slice", "strided", "unsq_sq", "range", "broadcast", "reshape",
+                           "floor_mod"])
         return getattr(self, "op_" + kind)(depth - 1)
 
     def same_type(self, e: Expr, et: str) -> Expr:
@@ -158,6 +159,13 @@ class Gen:
         node.set_attribute("m_pythondiv", rng.random() < 0.6)
         n = max(a.shape[0] if a.shape else 1, b.shape[0] if b.shape else 1)
         return Expr(node, a.et, (n,) if (a.shape or b.shape) else ())
+
+    def op_floor_mod(self, depth: int) -> Expr:
+        """A remainder by a nonzero constant (a divisor range holding 0 would crash OpenVINO's bounds)."""
+        a = self.vec(depth)
+        divisors = [2, 3, 4, 7, 88] + ([-3] if a.et.startswith("i") else [])
+        b = self.const([self.rng.choice(divisors)], a.et)
+        return Expr(ops.floor_mod(a.node, b.node), a.et, a.shape if a.shape else (1,))
 
     def op_convert(self, depth: int) -> Expr:
         v = self.vec(depth)

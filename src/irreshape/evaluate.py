@@ -494,6 +494,7 @@ _OPS: dict[str, _Op] = {
     "floor": lambda g, layer, x: V.constant_only("floor", x),
     "ceiling": lambda g, layer, x: V.constant_only("ceiling", x),
     "power": _arith("power"),
+    "floormod": _arith("floormod"),
     "reduceprod": lambda g, layer, x: V.reduce_prod(x[0], x[1], _flag(layer, "keep_dims", False)),
     "reducesum": lambda g, layer, x: V.constant_only("reducesum", x, {"keep_dims": _flag(layer, "keep_dims", False)}),
     "slice": lambda g, layer, x: V.slice_(*x[:4], x[4] if len(x) > 4 else None),
@@ -509,7 +510,7 @@ _OPS: dict[str, _Op] = {
 # -- shape inference of data tensors (to recover the intervals OpenVINO writes as -1) -----------------
 _UNARY = ("convert", "mvn", "gelu", "relu", "sigmoid", "tanh", "swish", "hswish", "hsigmoid", "mish", "elu",
           "erf", "exp", "log", "sqrt", "abs", "negative", "floor", "ceiling", "clamp", "softmax", "logsoftmax",
-          "softplus", "sin", "cos", "normalizel2", "groupnormalization", "cumsum")
+          "softplus", "sin", "cos", "normalizel2", "groupnormalization", "cumsum", "roll")
 _BINARY = ("add", "subtract", "multiply", "divide", "power", "maximum", "minimum", "squareddifference", "floormod",
            "mod", "equal", "notequal", "less", "lessequal", "greater", "greaterequal", "logicaland", "logicalor",
            "logicalxor")
@@ -539,6 +540,18 @@ def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
     if not isinstance(t, V.Tensor) or not t.is_const or len(t.shape) > 1 or t.et not in V.INT_RANGES:
         return None
     return [V.wrap(v, "i64") for v in t.lo]
+
+
+def _int_bounds(g: Graph, layer: Layer, index: int) -> list[tuple[int, int]] | None:
+    """The (lower, upper) bounds of each element of input ``index``, as ``get_input_bounds`` gives them
+    (integer limits remapped as for a Reshape pattern); None where they cannot be evaluated."""
+    src = layer.inputs[index].source if index < len(layer.inputs) else None
+    if src is None:
+        return None
+    t = g._result(src.layer, src)  # type: ignore[arg-type]
+    if not isinstance(t, V.Tensor) or len(t.shape) > 1 or t.et not in V.INT_RANGES:
+        return None
+    return [(a.lo, b.hi) for a, b in zip(pattern_from_values(t.lo, t.et), pattern_from_values(t.hi, t.et))]
 
 
 def _shape_value(g: Graph, layer: Layer, index: int) -> Shape:
@@ -599,8 +612,10 @@ def _infer(g: Graph, layer: Layer, port: Port, ins: list[Shape]) -> Shape:
             return None
         return S.squeeze_shape(data, axes)
     if kind == "pad":
-        begin, end = _const_ints(g, layer, 1), _const_ints(g, layer, 2)
-        return None if begin is None or end is None else S.pad_shape(data, begin, end)
+        begin, end = _int_bounds(g, layer, 1), _int_bounds(g, layer, 2)
+        if begin is None or end is None:
+            return None  # OpenVINO: every dim dynamic, or the pads irreshape cannot evaluate: the declared dims
+        return S.pad_op_shape(data, begin, end, layer.data.get("pad_mode", "constant").lower())
     if kind == "scaleddotproductattention":
         return S.sdpa_shape(data, ins[1], ins[2], ins[3] if len(ins) > 3 else None)
     if kind == "slice":

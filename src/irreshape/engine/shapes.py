@@ -122,6 +122,48 @@ def pad_shape(data: Shape, pads_begin: Sequence[int], pads_end: Sequence[int]) -
     return [dim_add(d, b + e) for d, b, e in zip(data, pads_begin, pads_end)]
 
 
+def _i64(v: int) -> int:
+    """``v`` as a C++ int64 sum leaves it (two's complement wrap-around)."""
+    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
+
+
+def _padded(dim: int, pad: int) -> int:
+    """``ov::util::dim::padded``: ``dim + pad``, or -1 ("no bound") for an unbounded or negative result."""
+    return -1 if dim == -1 or _i64(dim + pad) < 0 else _i64(dim + pad)
+
+
+def _inf_pad(bounds: tuple[int, int]) -> bool:
+    """``pad::is_inf_padding``: a pad from 0 with no upper bound."""
+    return bounds[0] == 0 and bounds[1] in (-1, INF)
+
+
+def pad_op_shape(data: Shape, begin: Sequence[tuple[int, int]], end: Sequence[tuple[int, int]],
+                 mode: str = "constant") -> Shape:
+    """Pad-1/Pad-12 ``shape_infer`` from the bounds (lower, upper) of each ``pads_begin``/``pads_end``
+    element: a dim's bounds move by the pads' bounds (a bound below 0 becomes "none"; an unbounded pad
+    from 0 leaves the upper bound open); a dim with zero pads stays as it is. ValueError where OpenVINO
+    rejects the layer (a pads length other than the rank; a mode the static dim is too short for)."""
+    if data is None:
+        return None
+    if not len(begin) == len(end) == len(data):
+        raise ValueError(f"pads of {len(begin)} and {len(end)} elements for rank {len(data)}")
+    out: list[Dim] = []
+    for d, b, e in zip(data, begin, end):
+        if d.is_static:
+            if (b[0] > 0 or e[0] > 0) and ((mode == "edge" and d.lo < 1) or (mode == "reflect" and d.lo < 2)):
+                raise ValueError(f"{mode} padding of a dim of {d.lo}")
+            if (mode == "reflect" and not (b[0] < d.lo and e[0] < d.lo)) or \
+                    (mode == "symmetric" and not (b[0] <= d.lo and e[0] <= d.lo)):
+                raise ValueError(f"{mode} padding by {b[0]}, {e[0]} of a dim of {d.lo}")
+        low, high = _i64(b[0] + e[0]), _i64(b[1] + e[1])
+        if low == 0 and high == 0:
+            out.append(d)
+            continue
+        hi = -1 if _inf_pad(b) or _inf_pad(e) else _padded(-1 if d.hi == INF else d.hi, high)
+        out.append(Dim(_padded(d.lo, low), hi))
+    return out
+
+
 def _window(d: Dim, span: int, stride: int, pads: int, ceil: bool) -> Dim | None:
     """One output dim of a sliding window: ``(in + pads - span) / stride + 1``, floor or ceil, per bound."""
     def one(v: int) -> int:

@@ -411,6 +411,13 @@ def _power(x: float, y: float) -> float:
     return r
 
 
+def _floor_mod(x: float, y: float) -> float:
+    """``FloorMod`` on integers: the remainder takes the divisor's sign (Python's ``%``)."""
+    if y == 0:
+        raise Unsupported("FloorMod by zero")
+    return x % y
+
+
 OPS: dict[str, Callable[[float, float], float]] = {
     "add": lambda x, y: x + y,
     "subtract": lambda x, y: x - y,
@@ -418,6 +425,7 @@ OPS: dict[str, Callable[[float, float], float]] = {
     "maximum": max,
     "minimum": min,
     "power": _power,
+    "floormod": _floor_mod,
 }
 # element types on which OpenVINO's `evaluate` works for each op (measured on 2026.4.1); on others the
 # bound evaluation fails. On i16/u16 OpenVINO's arithmetic bounds are unreliable (uninitialised memory).
@@ -431,6 +439,7 @@ EVAL_TYPES: dict[str, frozenset[str]] = {
     "maximum": _WIDE | _F32,
     "minimum": _WIDE | _F32 | {"u8"},
     "power": _WIDE | _F32,
+    "floormod": _WIDE | {"i8", "u8"},  # f32 is evaluated too, but irreshape leaves float remainders alone
     "reduceprod": _WIDE,
     "reducesum": _WIDE,
     "gather": _WIDE | {"i8", "u8"},
@@ -463,7 +472,9 @@ def _check_types(kind: str, a: Tensor, b: Tensor) -> None:
 
 
 def arithmetic(kind: str, a: Tensor, b: Tensor) -> Tensor:
-    """``Add``/``Subtract``/``Multiply``/``Maximum``/``Minimum``/``Power`` through ``interval_bound_evaluator``."""
+    """``Add``/``Subtract``/``Multiply``/``Maximum``/``Minimum``/``Power``/``FloorMod`` through
+    ``interval_bound_evaluator``: the extremes of the op on the inputs' bounds (for FloorMod not the true
+    range, which OpenVINO does not look for), anything from 0 where an input is unbounded."""
     _check_types(kind, a, b)
     fn, et = OPS[kind], a.et
     if a.is_const and b.is_const:

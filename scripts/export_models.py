@@ -21,7 +21,8 @@ Reshape port 1 survive conversion:
 * ``pt_static_*`` exported with a fully static input (shape subgraphs constant-folded to Const patterns);
 * ``pt_interval_*`` exported with an interval input ``1..8,?,32``;
 * ``onnx_*``  torch.onnx.export (TorchScript exporter) -> ``openvino.convert_model(path.onnx)``;
-* ``hf_*``    tiny transformers models (BERT, GPT-2, T5, ViT, Swin) built from config objects.
+* ``hf_*``    tiny transformers models (BERT, GPT-2, T5, ViT, Swin, Mistral, Falcon, BART, DeBERTa-v2,
+  SegFormer, MobileViT) built from config objects.
 """
 
 from __future__ import annotations
@@ -260,6 +261,56 @@ def m_hf_swin():
     cfg = SwinConfig(image_size=32, patch_size=4, embed_dim=16, depths=[2, 2], num_heads=[2, 4], window_size=2)
     # no input=: batch and spatial dims all dynamic -> many ShapeOf-computed window reshapes
     return _convert_pt(SwinModel(cfg), {"pixel_values": torch.randn(2, 3, 32, 32)})
+
+
+def _hf_text(config_cls: str, model_cls: str, **cfg) -> ov.Model:
+    import transformers
+    torch.manual_seed(0)
+    model = getattr(transformers, model_cls)(getattr(transformers, config_cls)(**cfg))
+    ids, mask = _hf_ids()
+    return _convert_pt(model, {"input_ids": ids, "attention_mask": mask})
+
+
+def m_hf_mistral():
+    # grouped-query attention, rotary embeddings, sliding-window mask
+    return _hf_text("MistralConfig", "MistralModel", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                    num_key_value_heads=2, intermediate_size=37, vocab_size=100, max_position_embeddings=64,
+                    use_cache=False)
+
+
+def m_hf_falcon():
+    return _hf_text("FalconConfig", "FalconModel", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                    vocab_size=100, use_cache=False)
+
+
+def m_hf_bart():
+    # encoder-decoder; the decoder ids come from shifting the input ids inside the model
+    return _hf_text("BartConfig", "BartModel", d_model=32, encoder_layers=2, decoder_layers=2,
+                    encoder_attention_heads=4, decoder_attention_heads=4, encoder_ffn_dim=37, decoder_ffn_dim=37,
+                    vocab_size=100, max_position_embeddings=64, use_cache=False)
+
+
+def m_hf_deberta_v2():
+    # relative-position attention: many computed reshapes of the position buckets
+    return _hf_text("DebertaV2Config", "DebertaV2Model", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                    intermediate_size=37, vocab_size=100, max_position_embeddings=64)
+
+
+def m_hf_segformer():
+    from transformers import SegformerConfig, SegformerModel
+    torch.manual_seed(0)
+    cfg = SegformerConfig(num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1], hidden_sizes=[8, 16],
+                          num_attention_heads=[1, 2], patch_sizes=[3, 3], strides=[2, 2], mlp_ratios=[2, 2])
+    # batch and spatial dims dynamic: convolution output sizes flow into the attention reshapes
+    return _convert_pt(SegformerModel(cfg), {"pixel_values": torch.randn(2, 3, 32, 32)})
+
+
+def m_hf_mobilevit():
+    from transformers import MobileViTConfig, MobileViTModel
+    torch.manual_seed(0)
+    cfg = MobileViTConfig(hidden_sizes=[16, 24, 32], neck_hidden_sizes=[8, 8, 16, 16, 24, 32, 64], num_attention_heads=2)
+    # unfolding feature maps into patches and back: reshapes of computed spatial sizes
+    return _convert_pt(MobileViTModel(cfg), {"pixel_values": torch.randn(2, 3, 64, 64)})
 
 
 MODELS = {name[2:]: fn for name, fn in sorted(globals().items()) if name.startswith("m_") and callable(fn)}

@@ -74,13 +74,34 @@ def test_pattern_faults_match_openvino_where_it_loads(tmp_path):
                 continue
             target.write_bytes(xml2)
             target.with_suffix(".bin").write_bytes(bin2)
-            ours = {r.layer.name: r for r in check_file(str(target)).layers}
+            result = check_file(str(target))
+            ours = {r.layer.name: r for r in result.layers}
+            below = _downstream(result.model, layer_id)
             for name, shape in theirs.items():
                 r = ours[name]
-                if r.expected_known:
-                    compared += 1
-                    assert format_shape(r.expected) == shape, (description, name)
+                if not r.expected_known:
+                    continue
+                compared += 1
+                if r.layer.id in below and r.status == "ok":
+                    # downstream of the lie, a layer that agrees with the liar's declared dims is read
+                    # through them (the blame stays with the liar), not through what OpenVINO makes of it
+                    continue
+                assert format_shape(r.expected) == shape, (description, name)
     assert compared >= 50
+
+
+def _downstream(model, layer_id: str) -> set[str]:
+    """The ids of the layers fed, directly or not, by ``layer_id``."""
+    succ: dict[str, list[str]] = collections.defaultdict(list)
+    for e in model.edges:
+        succ[e.from_layer].append(e.to_layer)
+    seen, todo = set(), [layer_id]
+    while todo:
+        for nxt in succ[todo.pop()]:
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
 
 
 def test_a_lying_pattern_does_not_blame_the_shapeof_readers_downstream(tmp_path):

@@ -98,7 +98,7 @@ def _forked(fn: Callable, chunks: list[list], jobs: int) -> Iterator[list]:
                 _work(fn, chunks, claims, w)
             os.close(w)
             workers.append((pid, r))
-        # threads start only once every worker is forked: a fork copies no thread, but their locks
+        # threads start once every worker is forked: a fork copies no thread, only its locks, perhaps held
         inbox: queue.SimpleQueue = queue.SimpleQueue()
         for _, r in workers:
             threads.append(threading.Thread(target=_receive, args=(r, inbox), daemon=True))

@@ -20,7 +20,8 @@ Reshape port 1 survive conversion:
 * ``pt_*``    small torch.nn.Modules, one Reshape idiom each;
 * ``pt_static_*`` exported with a fully static input (shape subgraphs constant-folded to Const patterns);
 * ``pt_interval_*`` exported with an interval input ``1..8,?,32``;
-* ``onnx_*``  torch.onnx.export (TorchScript exporter) -> ``openvino.convert_model(path.onnx)``;
+* ``onnx_*``  torch.onnx.export (TorchScript exporter) -> ``openvino.convert_model(path.onnx)`` (a small
+  module, and Swin);
 * ``hf_*``    tiny transformers models (BERT, GPT-2, T5, ViT, Swin, Mistral, Falcon, BART, DeBERTa-v2,
   SegFormer, MobileViT) built from config objects.
 """
@@ -209,6 +210,21 @@ def m_onnx_heads_flatten():
             torch.onnx.export(module, (torch.randn(2, 5, 32),), path, dynamo=False, opset_version=17,
                               input_names=["x"], output_names=["y"],
                               dynamic_axes={"x": {0: "N", 1: "T"}, "y": {0: "N"}})
+        return ov.convert_model(path)
+
+
+def m_onnx_swin():
+    """Swin through ONNX: the pads of its window Pad are an ONNX ``[2, rank]`` tensor, transposed and split."""
+    from transformers import SwinConfig, SwinModel
+    torch.manual_seed(0)
+    model = SwinModel(SwinConfig(image_size=32, patch_size=4, embed_dim=16, depths=[2, 2], num_heads=[2, 4],
+                                 window_size=2)).eval()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "onnx_swin.onnx")
+        with torch.no_grad():
+            torch.onnx.export(model, (torch.randn(2, 3, 32, 32),), path, dynamo=False, opset_version=17,
+                              input_names=["pixel_values"],
+                              dynamic_axes={"pixel_values": {0: "N", 2: "H", 3: "W"}})
         return ov.convert_model(path)
 
 

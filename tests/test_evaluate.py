@@ -340,3 +340,23 @@ def test_cycle_is_reported_not_followed(tmp_path):
     layers, findings = verdicts(str(path))
     assert layers["r"].status == "unverified"
     assert any(f.code == "IR109" and "cycle" in f.message for f in findings)
+
+
+@pytest.mark.parametrize("shape, order", [((2, 4), (1, 0)), ((2, 3, 4), (2, 0, 1)), ((2, 3, 4), ()), ((5,), (0,)),
+                                          ((), ()), ((1, 2, 1, 3), (3, 1, 0, 2))])
+def test_transpose_moves_both_bounds_as_numpy_moves_values(shape, order):
+    n = int(np.prod(shape)) if shape else 1
+    lo, hi = list(range(n)), [v + 100 for v in range(n)]
+    t = V.transpose(V.Tensor("i64", shape, tuple(lo), tuple(hi)), V.const("i64", (len(order),), order))
+    perm = order or None
+    assert t.shape == np.transpose(np.array(lo).reshape(shape), perm).shape
+    assert list(t.lo) == np.transpose(np.array(lo).reshape(shape), perm).ravel().tolist()
+    assert list(t.hi) == np.transpose(np.array(hi).reshape(shape), perm).ravel().tolist()
+
+
+def test_transpose_needs_a_constant_permutation():
+    data = V.const("i64", (2, 2), [1, 2, 3, 4])
+    with pytest.raises(V.NoBounds):
+        V.transpose(data, V.Tensor("i64", (2,), (0, 0), (1, 1)))
+    with pytest.raises(V.Unsupported):
+        V.transpose(data, V.const("i64", (2,), [0, 0]))

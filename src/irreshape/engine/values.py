@@ -29,6 +29,7 @@ OpenVINO does: :class:`Unsupported`.
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from collections.abc import Callable, Sequence
@@ -228,6 +229,20 @@ def squeeze(data: Tensor, axes: Tensor | None) -> Tensor:
             raise Unsupported("Squeeze of an axis that is not 1")
     shape = [n for i, n in enumerate(data.shape) if i not in drop]
     return data.with_bounds(data.lo, data.hi, shape)
+
+
+def transpose(data: Tensor, order: Tensor) -> Tensor:
+    """``Transpose-1`` bounds: each bound transposed, provided the order is a constant (an empty order
+    reverses the axes), as ONNX's Pad does to its ``[2, rank]`` pads."""
+    _need_const(order)
+    rank = len(data.shape)
+    perm = _ints(order, "order") or list(range(rank))[::-1]
+    if sorted(perm) != list(range(rank)):
+        raise Unsupported(f"Transpose order {perm} for rank {rank}")
+    shape = tuple(data.shape[p] for p in perm)
+    strides = [numel(data.shape[i + 1:]) for i in range(rank)]
+    at = [sum(c * strides[p] for c, p in zip(coord, perm)) for coord in itertools.product(*map(range, shape))]
+    return data.with_bounds([data.lo[i] for i in at], [data.hi[i] for i in at], shape)
 
 
 def split(data: Tensor, axis: Tensor, parts: int | Tensor) -> list[Tensor]:

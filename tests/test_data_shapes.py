@@ -92,6 +92,15 @@ def case_pad_computed():
     return ops.pad(x, begin, end, "constant"), [x, y]
 
 
+def case_pad_by_remainders():
+    """Pads that are Mod/FloorMod remainders of dims by dims: OpenVINO's interval estimates of them."""
+    x, y = param("[1,4,2]"), param("[10,3..7,6..12,2..3,5..9,2..4]")
+    v, part = shape_part(y, [0]), lambda i: shape_part(y, [i])
+    begin = ops.concat([ops.mod(v, part(1)), c([0]), ops.mod(part(4), part(5))], 0)
+    end = ops.concat([ops.mod(v, part(2)), ops.mod(v, part(3)), ops.floor_mod(part(4), part(5))], 0)
+    return ops.pad(x, begin, end, "constant"), [x, y]
+
+
 def case_pad_cropping_past_the_dim():
     x = param("[?,3,5..9,4]")
     return ops.pad(x, c([0, -2, 0, 0]), c([0, -2, -7, 0]), "constant"), [x]

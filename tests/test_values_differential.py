@@ -2,7 +2,7 @@
 
 A seeded generator builds, in memory with ``openvino.opset13``, random chains of ShapeOf (v0/v3),
 Gather (v1/v7/v8, scalar/vector/negative indices), Concat, Unsqueeze, Squeeze, Convert, Add,
-Subtract, Multiply, Divide (both ``m_pythondiv``), FloorMod, Floor, Maximum, Minimum, ReduceProd, ReduceSum,
+Subtract, Multiply, Divide (both ``m_pythondiv``), FloorMod, Mod, Floor, Maximum, Minimum, ReduceProd, ReduceSum,
 Slice, StridedSlice, Range, Broadcast, Reshape and Consts of several integer types, over input shapes
 with static, ``?`` and interval dims, feeding a Reshape. The graphs are saved as IR and read back
 by irreshape:
@@ -90,7 +90,7 @@ class Gen:
             return self.leaf()
         kind = rng.choice(["gather", "gather", "concat", "concat", "binary", "binary", "divide", "convert",
                            "floor", "reduce", "slice", "strided", "unsq_sq", "range", "broadcast", "reshape",
-                           "floor_mod"])
+                           "floor_mod", "mod"])
         return getattr(self, "op_" + kind)(depth - 1)
 
     def same_type(self, e: Expr, et: str) -> Expr:
@@ -166,6 +166,17 @@ class Gen:
         divisors = [2, 3, 4, 7, 88] + ([-3] if a.et.startswith("i") else [])
         b = self.const([self.rng.choice(divisors)], a.et)
         return Expr(ops.floor_mod(a.node, b.node), a.et, a.shape if a.shape else (1,))
+
+    def op_mod(self, depth: int) -> Expr:
+        """``Mod`` by a constant, or by a computed divisor kept away from 0 (Maximum with 1)."""
+        a = self.vec(depth)
+        if self.rng.random() < 0.6:
+            b = self.const([self.rng.choice([2, 3, 4, 7, 88])], a.et)
+        else:
+            b = self.operand(depth, a)
+            b = Expr(ops.maximum(b.node, self.const([1], a.et).node), a.et, b.shape or (1,))
+        n = max(a.shape[0] if a.shape else 1, b.shape[0] if b.shape else 1)
+        return Expr(ops.mod(a.node, b.node), a.et, (n,) if (a.shape or b.shape) else ())
 
     def op_convert(self, depth: int) -> Expr:
         v = self.vec(depth)

@@ -495,6 +495,7 @@ _OPS: dict[str, _Op] = {
     "ceiling": lambda g, layer, x: V.constant_only("ceiling", x),
     "power": _arith("power"),
     "floormod": _arith("floormod"),
+    "mod": lambda g, layer, x: V.mod(x[0], x[1]),
     "transpose": lambda g, layer, x: V.transpose(x[0], x[1]),
     "reduceprod": lambda g, layer, x: V.reduce_prod(x[0], x[1], _flag(layer, "keep_dims", False)),
     "reducesum": lambda g, layer, x: V.constant_only("reducesum", x, {"keep_dims": _flag(layer, "keep_dims", False)}),

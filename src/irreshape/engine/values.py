@@ -455,6 +455,7 @@ EVAL_TYPES: dict[str, frozenset[str]] = {
     "minimum": _WIDE | _F32 | {"u8"},
     "power": _WIDE | _F32,
     "floormod": _WIDE | {"i8", "u8"},  # f32 is evaluated too, but irreshape leaves float remainders alone
+    "mod": _WIDE | {"i8", "u8"},
     "reduceprod": _WIDE,
     "reducesum": _WIDE,
     "gather": _WIDE | {"i8", "u8"},
@@ -536,6 +537,55 @@ def divide(a: Tensor, b: Tensor, pythondiv: bool) -> Tensor:
         lo.append(mn if around_zero else wrap(low, et))
         x, y = (up1, lo2) if positive else (lo1, up2)
         hi.append(mx if (y == 0 or around_zero) else wrap(div(x, y, pythondiv), et))
+    return Tensor(et, tuple(shape), tuple(lo), tuple(hi))
+
+
+def _c_mod(x: int, y: int) -> int:
+    """C++ integer ``%``: the remainder takes the dividend's sign."""
+    r = abs(x) % abs(y)
+    return -r if x < 0 else r
+
+
+def _mod_value(v1: int, v2: int, m: int, et: str) -> tuple[int, int]:
+    """``reference::func::mod_interval_value``: ``[v1, v2] % m``."""
+    r0, r1 = _c_mod(v1, m), _c_mod(v2, m)
+    diff = wrap(v2 - v1, et)
+    if r1 < r0 or (diff != 0 and diff >= m):
+        r0, r1 = 0, wrap(m - 1, et)
+    return r0, r1
+
+
+def _mod_interval(v1: int, v2: int, m1: int, m2: int, et: str) -> tuple[int, int]:
+    """``reference::func::mod_interval``: ``[v1, v2] % [m1, m2]`` as OpenVINO estimates it."""
+    r0, r1 = _mod_value(v1, v2, m1, et)
+    if v2 != 0 and m1 != m2:
+        s0, s1 = _mod_value(v1, v2, m2, et)
+        r0, r1 = min(r0, s0), max(r1, s1)
+        if wrap(v2 - v1, et) == 0 and wrap(m2 - m1, et) != 1:
+            half = -(-v2 // 2) if v2 < 0 else v2 // 2  # C++ division truncates
+            if m1 < half or m1 < v2 < m2:
+                r0 = 0
+                r1 = _c_mod(v2, half + 1) if half < m2 < v2 else wrap(m2 - 1, et)
+    return r0, r1
+
+
+def mod(a: Tensor, b: Tensor) -> Tensor:
+    """``Mod-1`` bounds (``mod::evaluate_bound``): the remainder interval of each element's value and
+    divisor intervals; anything from 0 where the value is unbounded or the divisor may be 0 or unbounded."""
+    _check_types("mod", a, b)
+    et = a.et
+    top = type_max(et)
+    shape = _broadcast_shape(a.shape, b.shape)
+    lo, hi = [], []
+    for i, j in zip(_broadcast_index(a.shape, shape), _broadcast_index(b.shape, shape)):
+        v1, v2, m1, m2 = a.lo[i], a.hi[i], b.lo[j], b.hi[j]
+        if v2 == top or 0 in (m1, m2) or m1 == top:
+            lo.append(0)
+            hi.append(top)
+            continue
+        r0, r1 = _mod_interval(v1, v2, m1, m2, et)
+        lo.append(wrap(r0, et))
+        hi.append(wrap(r1, et))
     return Tensor(et, tuple(shape), tuple(lo), tuple(hi))
 
 

@@ -23,7 +23,7 @@ Reshape port 1 survive conversion:
 * ``onnx_*``  torch.onnx.export (TorchScript exporter) -> ``openvino.convert_model(path.onnx)`` (a small
   module, and Swin);
 * ``hf_*``    tiny transformers models (BERT, GPT-2, T5, ViT, Swin, Mistral, Falcon, BART, DeBERTa-v2,
-  SegFormer, MobileViT) built from config objects.
+  Longformer, SegFormer, MobileViT) built from config objects.
 """
 
 from __future__ import annotations
@@ -310,6 +310,13 @@ def m_hf_deberta_v2():
     # relative-position attention: many computed reshapes of the position buckets
     return _hf_text("DebertaV2Config", "DebertaV2Model", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
                     intermediate_size=37, vocab_size=100, max_position_embeddings=64)
+
+
+def m_hf_longformer():
+    # sliding-window attention: the sequence is padded to the window and cut into overlapping chunks,
+    # every Reshape of it computed from the input's length
+    return _hf_text("LongformerConfig", "LongformerModel", hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                    intermediate_size=37, vocab_size=100, max_position_embeddings=80, attention_window=4)
 
 
 def m_hf_segformer():

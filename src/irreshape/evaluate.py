@@ -265,18 +265,23 @@ class Graph:
                          f"{_describe(layer)}: OpenVINO cannot bound it ({r.reason}), so every element is ?")
         if r.et not in V.INT_RANGES:
             return Unknown(f"{_describe(layer)} gives {r.et}, not an integer tensor", layer)
-        known = self._bounds.get(id(r))
-        if known is None:  # a Const's tensor is shared by the Consts of equal <data>: their bounds are too
-            lo = pattern_from_values(r.lo, r.et)
-            hi = pattern_from_values(r.hi, r.et)
-            known = self._bounds[id(r)] = (r, [Bound(a.lo, b.hi) for a, b in zip(lo, hi)])
-        bounds = known[1]
+        bounds = self._pattern_bounds(r)
         if layer.kind == "const":
             d = layer.data
             origin = f"{_describe(layer)}: {r.et} at offset {d.get('offset')}, {d.get('size')} bytes"
         else:
             origin = f"{_describe(layer)}, evaluated from its shape subgraph"
         return Value(bounds, r.et, r.shape, origin)
+
+    def _pattern_bounds(self, t: V.Tensor) -> list[Bound]:
+        """Each element's bounds of an integer tensor as ``get_input_bounds`` gives them (the integer limits
+        remapped), made once per tensor: a Const's tensor is shared by the Consts of equal <data>."""
+        known = self._bounds.get(id(t))
+        if known is None:
+            lo = pattern_from_values(t.lo, t.et)
+            hi = pattern_from_values(t.hi, t.et)
+            known = self._bounds[id(t)] = (t, [Bound(a.lo, b.hi) for a, b in zip(lo, hi)])
+        return known[1]
 
     def _result(self, layer: Layer, port: Port) -> _Result:
         r = self._results.get(id(port))
@@ -533,27 +538,26 @@ def _ints_attr(layer: Layer, name: str) -> list[int]:
     return [int(v) for v in text.split(",")] if text else []
 
 
-def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
-    """The values of input ``index`` when OpenVINO knows them exactly (a constant or a folded subgraph)."""
+def _int_input(g: Graph, layer: Layer, index: int) -> V.Tensor | None:
+    """The evaluated integer tensor (a scalar or 1-D) on input ``index``; None where there is none."""
     src = layer.inputs[index].source if index < len(layer.inputs) else None
     if src is None:
         return None
     t = g._result(src.layer, src)  # type: ignore[arg-type]
-    if not isinstance(t, V.Tensor) or not t.is_const or len(t.shape) > 1 or t.et not in V.INT_RANGES:
-        return None
-    return [V.wrap(v, "i64") for v in t.lo]
+    return t if isinstance(t, V.Tensor) and len(t.shape) <= 1 and t.et in V.INT_RANGES else None
+
+
+def _const_ints(g: Graph, layer: Layer, index: int) -> list[int] | None:
+    """The values of input ``index`` when OpenVINO knows them exactly (a constant or a folded subgraph)."""
+    t = _int_input(g, layer, index)
+    return None if t is None or not t.is_const else [V.wrap(v, "i64") for v in t.lo]
 
 
 def _int_bounds(g: Graph, layer: Layer, index: int) -> list[tuple[int, int]] | None:
     """The (lower, upper) bounds of each element of input ``index``, as ``get_input_bounds`` gives them
     (integer limits remapped as for a Reshape pattern); None where they cannot be evaluated."""
-    src = layer.inputs[index].source if index < len(layer.inputs) else None
-    if src is None:
-        return None
-    t = g._result(src.layer, src)  # type: ignore[arg-type]
-    if not isinstance(t, V.Tensor) or len(t.shape) > 1 or t.et not in V.INT_RANGES:
-        return None
-    return [(a.lo, b.hi) for a, b in zip(pattern_from_values(t.lo, t.et), pattern_from_values(t.hi, t.et))]
+    t = _int_input(g, layer, index)
+    return None if t is None else [(b.lo, b.hi) for b in g._pattern_bounds(t)]
 
 
 def _shape_value(g: Graph, layer: Layer, index: int) -> Shape:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..dims import INF, Dim, Shape
+from .values import wrap
 
 
 def broadcast_dim(a: Dim, b: Dim) -> Dim | None:
@@ -122,14 +123,10 @@ def pad_shape(data: Shape, pads_begin: Sequence[int], pads_end: Sequence[int]) -
     return [dim_add(d, b + e) for d, b, e in zip(data, pads_begin, pads_end)]
 
 
-def _i64(v: int) -> int:
-    """``v`` as a C++ int64 sum leaves it (two's complement wrap-around)."""
-    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
-
-
 def _padded(dim: int, pad: int) -> int:
     """``ov::util::dim::padded``: ``dim + pad``, or -1 ("no bound") for an unbounded or negative result."""
-    return -1 if dim == -1 or _i64(dim + pad) < 0 else _i64(dim + pad)
+    v = wrap(dim + pad, "i64")  # a C++ int64 sum
+    return -1 if dim == -1 or v < 0 else v
 
 
 def _inf_pad(bounds: tuple[int, int]) -> bool:
@@ -155,7 +152,7 @@ def pad_op_shape(data: Shape, begin: Sequence[tuple[int, int]], end: Sequence[tu
             if (mode == "reflect" and not (b[0] < d.lo and e[0] < d.lo)) or \
                     (mode == "symmetric" and not (b[0] <= d.lo and e[0] <= d.lo)):
                 raise ValueError(f"{mode} padding by {b[0]}, {e[0]} of a dim of {d.lo}")
-        low, high = _i64(b[0] + e[0]), _i64(b[1] + e[1])
+        low, high = wrap(b[0] + e[0], "i64"), wrap(b[1] + e[1], "i64")
         if low == 0 and high == 0:
             out.append(d)
             continue

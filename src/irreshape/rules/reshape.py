@@ -183,7 +183,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
 
         shape_port = _input(layer, 1)
         assert shape_port is not None
-        src = graph.model.producer(layer.id, shape_port.id)
+        src = shape_port.producer
         if src is not None and src[0].type == "Const":
             et = element_type(src[0].data.get("element_type") or "")
             if et in NOT_INTEGRAL:
@@ -285,7 +285,7 @@ def _input_candidates(layer: "Layer", port: "Port", graph: "Graph") -> list[Shap
     """The input shape, and where a checked Reshape feeds it with dims other than it declares, that
     Reshape's declared dims as a second reading."""
     first = graph.input_shape(layer, port)
-    src = graph.model.producer(layer.id, port.id)
+    src = port.producer
     if src is None or src[1].dims is None or graph.computed(src[1]) is None:
         return [first]
     declared = [Dim.of(v) for v in src[1].dims]
@@ -332,7 +332,7 @@ def _compare(layer: "Layer", declared: list[int], expected: list[Dim], find) -> 
 def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: list[Shape]) -> Iterator[Finding]:
     """The input port must hold what its producer produces: a Parameter's `shape` attribute (its port
     dims are only decoration), a checked Reshape's recomputed (or, when that one lies, declared) dims."""
-    src = graph.model.producer(layer.id, port.id)
+    src = port.producer
     if src is None or src[1].dims is None or port.dims is None:
         return
     src_layer, src_port = src

@@ -7,8 +7,8 @@ import json
 import pytest
 from lintkit import BROKEN_CODES, irreshape, pair
 
-from irreshape.baseline import Baseline, key
-from irreshape.rules.base import Finding, LayerRef
+from irreshape.lint.baseline import Baseline, key
+from irreshape.core.findings import Finding, LayerRef
 from irreshape.rules.reshape import CONSUMER_MISMATCH
 
 

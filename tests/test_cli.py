@@ -8,9 +8,9 @@ import re
 import pytest
 from lintkit import BROKEN_CODES, FIXTURES, irreshape, pair
 
-from irreshape.dims import parse_shape
-from irreshape.engine.reshape import Bound, reshape_v1
-from irreshape.explain import derive
+from irreshape.core.dims import parse_shape
+from irreshape.shapes.reshape import Bound, reshape_v1
+from irreshape.explain.openvino import derive
 from irreshape.rules import ALL, BY_CODE
 
 BROKEN = str(FIXTURES / "broken.xml")
@@ -163,8 +163,8 @@ def test_jobs_share_the_files_between_this_process_and_the_workers_and_keep_thei
     import os
     import time
 
-    from irreshape import lint
-    from irreshape.config import Settings
+    from irreshape.lint import run as lint
+    from irreshape.lint.config import Settings
 
     if multiprocessing.get_start_method() != "fork":
         pytest.skip("the replaced lint_file reaches the workers only when they are forked")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from lintkit import BROKEN_CODES, irreshape, pair
 
-from irreshape.config import ConfigError, build, path_matches
-from irreshape.select import Selection, SelectorError, resolve
+from irreshape.lint.config import ConfigError, build, path_matches
+from irreshape.lint.select import Selection, SelectorError, resolve
 
 
 @pytest.fixture
@@ -136,7 +136,7 @@ def test_baseline_key_is_relative_to_the_config_file(repo, monkeypatch):
     ([Selection(ignore=["IR"]), Selection(extend_select=["reshape-unverified"])], {"IR109"}),
 ])
 def test_resolve(layers, expected):
-    from irreshape.select import ALL_CODES
+    from irreshape.lint.select import ALL_CODES
 
     assert resolve(layers) == (frozenset(ALL_CODES) if expected == "all" else expected)
 

@@ -14,9 +14,9 @@ ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset13")
 np = pytest.importorskip("numpy")
 pytest.importorskip("openvino.opset15")
-from irreshape.check import check_model
-from irreshape.dims import format_shape
-from irreshape.ir import parse
+from irreshape.checks.driver import check_model
+from irreshape.core.dims import format_shape
+from irreshape.frontends.openvino.model import parse
 
 F32 = np.float32
 

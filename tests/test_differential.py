@@ -15,8 +15,8 @@ ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset13")
 np = pytest.importorskip("numpy")
 
-from irreshape.dims import format_shape, parse_shape  # noqa: E402
-from irreshape.engine.reshape import ReshapeError, pattern_from_values, reshape_v1  # noqa: E402
+from irreshape.core.dims import format_shape, parse_shape  # noqa: E402
+from irreshape.shapes.reshape import ReshapeError, pattern_from_values, reshape_v1  # noqa: E402
 
 CASES_PER_CHUNK = 500
 CHUNKS = 8  # 4,000 cases per run

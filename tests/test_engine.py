@@ -2,9 +2,9 @@
 
 import pytest
 
-from irreshape.dims import Dim, format_shape, parse_shape
-from irreshape.engine.onednn import onednn_reshape
-from irreshape.engine.reshape import Bound, ReshapeError, pattern_from_values, reshape_v1
+from irreshape.core.dims import Dim, format_shape, parse_shape
+from irreshape.shapes.onednn import onednn_reshape
+from irreshape.shapes.reshape import Bound, ReshapeError, pattern_from_values, reshape_v1
 
 
 def run(shape: str, pattern: list[int], sz: bool, engine=reshape_v1) -> str:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from irreshape.check import check_file, check_model
-from irreshape.dims import format_shape, parse_shape
-from irreshape.engine import shapes as S
-from irreshape.engine import values as V
-from irreshape.evaluate import MAX_DEPTH, Graph, Unknown, Value
-from irreshape.ir import parse
+from irreshape.checks.driver import check_file, check_model
+from irreshape.core.dims import format_shape, parse_shape
+from irreshape.shapes import common as S
+from irreshape.shapes import values as V
+from irreshape.checks.graph import MAX_DEPTH, Graph, Unknown, Value
+from irreshape.frontends.openvino.model import parse
 
 ov = pytest.importorskip("openvino")
 ops = pytest.importorskip("openvino.opset13")

@@ -19,8 +19,8 @@ import pytest
 pytest.importorskip("openvino")
 from irtools.oracle import reshape_outputs
 
-from irreshape.check import check_file
-from irreshape.dims import format_shape
+from irreshape.checks.driver import check_file
+from irreshape.core.dims import format_shape
 
 MODELS = Path(__file__).parent / "data" / "models"
 PATHS = sorted(MODELS.glob("*.xml"))

@@ -14,9 +14,9 @@ import openvino as ov
 import pytest
 from openvino import opset13 as ops
 
-from irreshape import fix
-from irreshape.check import check_file
-from irreshape.ir import parse
+from irreshape.fixers import openvino as fix
+from irreshape.checks.driver import check_file
+from irreshape.frontends.openvino.model import parse
 
 DATA = Path(__file__).parent / "data" / "models"
 DIM_LINE = re.compile(r"^[+-]\s*<dim>-?\d+</dim>\s*$")

@@ -18,7 +18,7 @@ from hostile.make_corpus import (
     unsupported,
 )
 
-from irreshape.check import FileResult, Options, check_file
+from irreshape.checks.driver import FileResult, Options, check_file
 from irreshape.report import REPORTERS
 
 
@@ -172,7 +172,7 @@ def test_internal_error_in_one_layer_spares_the_others(tmp_path: Path, monkeypat
 
 
 def test_internal_error_per_file(tmp_path: Path, monkeypatch) -> None:
-    from irreshape import check
+    from irreshape.checks import driver as check
 
     def broken(*args, **kwargs):
         raise RuntimeError("parser bug")
@@ -190,7 +190,7 @@ def test_internal_error_per_file(tmp_path: Path, monkeypatch) -> None:
 def test_internal_error_exit_status(tmp_path: Path, monkeypatch) -> None:
     from click.testing import CliRunner
 
-    from irreshape import check
+    from irreshape.checks import driver as check
     from irreshape.cli import main
 
     monkeypatch.setattr(check, "parse", lambda *a, **k: 1 / 0)
@@ -230,7 +230,7 @@ def test_non_utf8_path(tmp_path: Path, fmt: str, encoding: str) -> None:
 
 def test_line_numbers_stay_exact_past_65535(tmp_path):
     """libxml2 keeps 16-bit line numbers; layers, ports and edges far down a big file keep their lines."""
-    from irreshape.ir import parse
+    from irreshape.frontends.openvino.model import parse
 
     head = ['<?xml version="1.0"?>', '<net name="big" version="11">', "\t<layers>"]
     body: list[str] = []

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from irreshape.check import check_file
-from irreshape.dims import format_shape
+from irreshape.checks.driver import check_file
+from irreshape.core.dims import format_shape
 
 ov = pytest.importorskip("openvino")
 

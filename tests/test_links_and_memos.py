@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from irreshape.check import check_file, check_model
-from irreshape.dims import format_shape
-from irreshape.ir import Edge, Edges, parse
+from irreshape.checks.driver import check_file, check_model
+from irreshape.core.dims import format_shape
+from irreshape.frontends.openvino.model import Edge, Edges, parse
 from irreshape.report import write_json
 
 ov = pytest.importorskip("openvino")

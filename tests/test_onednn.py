@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from irreshape.dims import Dim, format_shape, parse_shape
-from irreshape.engine.onednn import infer_output, onednn_reshape
-from irreshape.engine.reshape import Bound, ReshapeError, reshape_v1
-from irreshape.onednn import JSONError, check_json, is_onednn_json, parse_json
-from irreshape.onednn_fix import fix_text
+from irreshape.core.dims import Dim, format_shape, parse_shape
+from irreshape.shapes.onednn import infer_output, onednn_reshape
+from irreshape.shapes.reshape import Bound, ReshapeError, reshape_v1
+from irreshape.frontends.onednn import JSONError, check_json, is_onednn_json, parse_json
+from irreshape.fixers.onednn import fix_text
 from irreshape.report.machine import file_json
 
 DATA = Path(__file__).parent / "data" / "onednn"
@@ -490,7 +490,7 @@ def test_fix_never_touches_invalid_or_unknown(tmp_path):
 
 
 def test_unknown_dims_parse_as_dynamic():
-    from irreshape.onednn import tensor_shape
+    from irreshape.frontends.onednn import tensor_shape
 
     assert tensor_shape([UNKNOWN]) == (None, [UNKNOWN])
     assert tensor_shape([-1]) == (None, [-1])
@@ -500,7 +500,7 @@ def test_unknown_dims_parse_as_dynamic():
 
 
 def test_fix_bytes_keeps_a_bom_and_skips_suppressed_ops(tmp_path):
-    from irreshape.onednn_fix import fix_bytes
+    from irreshape.fixers.onednn import fix_bytes
 
     original = (DATA / "op__f32__static_reshape.json").read_bytes()
     at = original.rindex(b"            16, \n")  # in the output tensor's shape (the attr comes first)
@@ -514,7 +514,7 @@ def test_fix_bytes_keeps_a_bom_and_skips_suppressed_ops(tmp_path):
 
 
 def test_explain_retells_the_inference():
-    from irreshape.onednn import explain
+    from irreshape.frontends.onednn import explain
 
     r = check_json(str(DATA / "repo-root__gemma_v2_sdpa1.json"))
     lines = explain(r, "reshape_2")

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from irreshape import parallel
+from irreshape.lint import parallel
 
 MAIN = os.getpid()
 PATHS = [pytest.param(True, id="fork"), pytest.param(False, id="pool")]

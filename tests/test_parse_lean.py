@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from irreshape.check import check_file
-from irreshape.ir import parse
+from irreshape.checks.driver import check_file
+from irreshape.frontends.openvino.model import parse
 
 HEAD = '<?xml version="1.0"?>\n<net name="m" version="11">\n\t<layers>\n'
 

@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from irreshape import ir, scan
-from irreshape.ir import IRModel, NotIR
+from irreshape.frontends.openvino import model as ir
+from irreshape.frontends.openvino import scan
+from irreshape.frontends.openvino.model import IRModel, NotIR
 
 from hostile.make_corpus import make, restore_permissions
 from test_fuzz import FUZZ, SOURCES, byte_ops, mutate_bytes, mutate_tree, struct_ops

@@ -59,8 +59,8 @@ def test_every_single_fault_is_an_error_on_its_layer_only(xml, tmp_path):
 def test_pattern_faults_match_openvino_where_it_loads(tmp_path):
     from irtools.oracle import reshape_outputs_from_bytes
 
-    from irreshape.check import check_file
-    from irreshape.dims import format_shape
+    from irreshape.checks.driver import check_file
+    from irreshape.core.dims import format_shape
 
     target = tmp_path / "m.xml"
     compared = 0
@@ -112,7 +112,7 @@ def test_a_lying_pattern_does_not_blame_the_shapeof_readers_downstream(tmp_path)
     import openvino.opset13 as ops
     from irtools.corrupt import corrupt_shape_const
 
-    from irreshape.check import check_file
+    from irreshape.checks.driver import check_file
 
     x = ops.parameter(ov.PartialShape("?,?,32"), ov.Type.f32, name="x")
     r1 = ops.reshape(x, ops.constant(np.array([0, 0, 4, -1], np.int64)), True)

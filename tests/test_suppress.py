@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from lintkit import BROKEN_CODES, irreshape, pair
 
-from irreshape.select import ALL_CODES
-from irreshape.suppress import parse_directive
+from irreshape.lint.select import ALL_CODES
+from irreshape.lint.suppress import parse_directive
 
 
 @pytest.fixture(autouse=True)

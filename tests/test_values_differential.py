@@ -26,11 +26,11 @@ ops = pytest.importorskip("openvino.opset13")
 np = pytest.importorskip("numpy")
 from openvino import opset1, opset7
 
-from irreshape.check import check_model
-from irreshape.dims import format_shape
-from irreshape.engine.reshape import ReshapeError, reshape_v1
-from irreshape.evaluate import Graph, Unknown
-from irreshape.ir import parse
+from irreshape.checks.driver import check_model
+from irreshape.core.dims import format_shape
+from irreshape.shapes.reshape import ReshapeError, reshape_v1
+from irreshape.checks.graph import Graph, Unknown
+from irreshape.frontends.openvino.model import parse
 
 SEEDS = range(int(os.environ.get("IRRESHAPE_SEEDS", "8")))  # 8 x 80 cases; set more to search wider
 CASES_PER_SEED = 80  # 480 cases per run

@@ -1,3 +1,3 @@
-from irreshape.cli import entry
+from .cli import entry
 
 entry()

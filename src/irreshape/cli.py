@@ -106,9 +106,9 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, output, st
 
     A `foo.bin` argument stands for `foo.xml`.
     """
-    from . import lint
-    from .config import BaselineError, ConfigError, build
-    from .select import SelectorError
+    from .lint import run as lint
+    from .lint.config import BaselineError, ConfigError, build
+    from .lint.select import SelectorError
 
     cli = {"select": select, "extend-select": extend_select, "ignore": ignore, "output-format": fmt,
            "max-xml-size": max_xml_size, "baseline": baseline, "force-exclude": force_exclude,
@@ -196,7 +196,7 @@ def rule(rule_id: Optional[str], all_rules: bool, fmt: str) -> None:
 @click.argument("layer")
 def explain(file: str, layer: str) -> None:
     """Show how the expected dims of one Reshape layer (by name or id) are derived, step by step."""
-    from .explain import ExplainError, explain as run
+    from .explain.openvino import ExplainError, explain as run
 
     try:
         click.echo("\n".join(run(file, layer)))

@@ -11,7 +11,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
-from ..check import FileResult
+from ..checks.driver import FileResult
 
 REPORTERS: dict[str, str] = {
     "full": "irreshape.report.text:full",

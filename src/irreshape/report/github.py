@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..check import FileResult
-from ..config import relative_path
-from ..ir import display_path
+from ..checks.driver import FileResult
+from ..lint.config import relative_path
+from ..frontends.openvino.model import display_path
 from . import Context
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from ..check import FileResult
-from ..ir import display_path
+from ..checks.driver import FileResult
+from ..frontends.openvino.model import display_path
 from . import Context, summary, write_json
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TextIO
 from urllib.parse import quote
 
-from ..baseline import fingerprint, occurrences
-from ..check import FileResult
-from ..config import relative_path
+from ..lint.baseline import fingerprint, occurrences
+from ..checks.driver import FileResult
+from ..lint.config import relative_path
 from ..rules import ALL
-from ..rules.base import Rule
+from ..core.findings import Rule
 from . import Context, write_json
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional, TextIO
 
-from ..check import FileResult
+from ..checks.driver import FileResult
 from . import Context, summary
 
 if TYPE_CHECKING:
-    from ..rules.base import Finding
+    from ..core.findings import Finding
     from ..rules.reshape import LayerResult
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
@@ -32,7 +32,7 @@ def _tally(results: list[FileResult], ctx: Context) -> str:
 
 
 def _path(r: FileResult) -> str:
-    from ..ir import display_path
+    from ..frontends.openvino.model import display_path
 
     return display_path(r.path)
 

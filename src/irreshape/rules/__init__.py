@@ -11,7 +11,7 @@ docstring that is the rule's documentation) and yields findings:
 from __future__ import annotations
 
 from . import onednn, reshape, structure, weights
-from .base import Rule
+from ..core.findings import Rule
 
 ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES,
                                      key=lambda r: r.code))

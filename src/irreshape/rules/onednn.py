@@ -9,16 +9,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..dims import Dim, Shape, format_shape, is_static_shape, volume
-from ..engine.onednn import flag, literal_output, merge, onednn_reshape
-from ..engine.reshape import Bound, ReshapeError
+from ..core.dims import Dim, Shape, format_shape, is_static_shape, volume
+from ..shapes.onednn import flag, literal_output, merge, onednn_reshape
+from ..shapes.reshape import Bound, ReshapeError
 from . import reshape as R
 from . import structure as S
-from .base import ERROR, INFO, Finding, rule
+from ..core.findings import ERROR, INFO, Finding, rule
 from .reshape import INVALID, MISMATCH, OK, UNVERIFIED_STATUS, LayerResult
 
 if TYPE_CHECKING:
-    from ..onednn import OnednnGraph, Op, Tensor
+    from ..frontends.onednn import OnednnGraph, Op, Tensor
 
 JSON_INVALID = rule("IR200", "onednn-invalid-json", ERROR, """
     A oneDNN Graph document is not valid JSON, or an entry of its `graph` list is not an op.

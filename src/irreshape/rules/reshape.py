@@ -6,15 +6,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
-from ..dims import Dim, Shape, format_shape, is_static_shape, volume
-from ..engine.reshape import Bound, ReshapeError, reshape_v1
-from ..engine.onednn import onednn_reshape
-from .base import ERROR, INFO, WARNING, Finding, rule
+from ..core.dims import Dim, Shape, format_shape, is_static_shape, volume
+from ..shapes.reshape import Bound, ReshapeError, reshape_v1
+from ..shapes.onednn import onednn_reshape
+from ..core.findings import ERROR, INFO, WARNING, Finding, rule
 from . import structure as S
 
 if TYPE_CHECKING:
-    from ..evaluate import Graph
-    from ..ir import Layer, Port
+    from ..checks.graph import Graph
+    from ..frontends.openvino.model import Layer, Port
 
 OUTPUT_MISMATCH = rule("IR101", "reshape-output-mismatch", ERROR, """
     A Reshape's declared output dims differ from the dims recomputed from its input and pattern.
@@ -107,7 +107,7 @@ class LayerResult:
     steps: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        from ..dims import shape_to_json
+        from ..core.dims import shape_to_json
 
         return {
             "id": self.layer.id, "name": self.layer.name, "type": self.layer.type, "line": self.layer.line,
@@ -178,8 +178,8 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
             res.status = INVALID
             return res, findings
     else:
-        from ..evaluate import Unknown
-        from ..weights import element_type
+        from ..checks.graph import Unknown
+        from ..frontends.openvino.weights import element_type
 
         shape_port = _input(layer, 1)
         assert shape_port is not None

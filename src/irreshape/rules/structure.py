@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from .base import ERROR, INFO, WARNING, Finding, rule
+from ..core.findings import ERROR, INFO, WARNING, Finding, rule
 
 if TYPE_CHECKING:
-    from ..ir import IRModel, Layer
+    from ..frontends.openvino.model import IRModel, Layer
 
 XML_SYNTAX = rule("IR001", "xml-syntax-error", ERROR, """
     The file is not well-formed XML.

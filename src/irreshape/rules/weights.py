@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .base import ERROR, rule
+from ..core.findings import ERROR, rule
 
 MISSING = rule("IR010", "weights-missing", ERROR, """
     A Const needed for a check reads the `.bin`, and the `.bin` beside the XML does not exist.

@@ -14,9 +14,9 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from .ir import DEFAULT_MAX_XML_SIZE
-from .report import REPORTERS
-from .rules.base import SEVERITIES
+from ..frontends.openvino.model import DEFAULT_MAX_XML_SIZE
+from ..report import REPORTERS
+from ..core.findings import SEVERITIES
 from .select import Selection, SelectorError, codes_of, matches, resolve
 
 CONFIG_FILES = (".irreshape.toml", "irreshape.toml", "pyproject.toml")  # first wins within a directory

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from .dims import INF, Dim, Shape, format_shape, is_static_shape, volume
-from .engine.reshape import Bound
+from ..core.dims import INF, Dim, Shape, format_shape, is_static_shape, volume
+from ..shapes.reshape import Bound
 
 if TYPE_CHECKING:
-    from .check import FileResult
-    from .ir import IRModel, Layer
-    from .rules.reshape import LayerResult
+    from ..checks.driver import FileResult
+    from ..frontends.openvino.model import IRModel, Layer
+    from ..rules.reshape import LayerResult
 
 
 class ExplainError(ValueError):
@@ -43,14 +43,14 @@ def find_layer(result: "FileResult", wanted: str) -> "LayerResult":
 
 def explain(path: str, wanted: str, max_xml_size: Optional[int] = None) -> list[str]:
     """The explanation, as lines of text."""
-    from .check import Options, check_file
+    from ..checks.driver import Options, check_file
 
     result = check_file(path, Options(max_xml_size=max_xml_size) if max_xml_size else None)
     if result is None:
         raise ExplainError(f"{path} is not an OpenVINO IR (its root element is not <net>) "
                            "nor a oneDNN Graph document")
     if path.lower().endswith(".json"):
-        from .onednn import explain as explain_op
+        from ..frontends.onednn import explain as explain_op
 
         lines = explain_op(result, wanted)
         if not lines:
@@ -64,7 +64,7 @@ def explain(path: str, wanted: str, max_xml_size: Optional[int] = None) -> list[
 
 
 def _lines(result: "FileResult", lr: "LayerResult"):
-    from .rules.reshape import kind_name
+    from ..rules.reshape import kind_name
 
     layer = lr.layer
     model = result.model

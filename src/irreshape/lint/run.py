@@ -14,9 +14,9 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .check import FileResult, Options, check_file, iter_paths, no_cycle_collection
+from ..checks.driver import FileResult, Options, check_file, iter_paths, no_cycle_collection
 from .config import Settings, path_matches, project_root, relative_path
-from .rules.base import Finding
+from ..core.findings import Finding
 
 PROGRESS_MIN_FILES = 20  # show a progress bar (on a terminal) from this many files on
 
@@ -118,7 +118,7 @@ def _lint_file(path: str, settings: Settings):
     _filter(result, settings)
     fixed = None
     if settings.fix and not result.internal_error and (result.model is not None or path.lower().endswith(".json")):
-        from .fix import fix_file
+        from ..fixers.openvino import fix_file
 
         # fix only what is still reported: a suppressed or baselined-away finding is left alone
         wanted = {f.layer.id for f in result.findings if f.code in FIXABLE and f.layer is not None}

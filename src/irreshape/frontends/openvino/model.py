@@ -17,8 +17,8 @@ from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from .rules import structure as S
-from .rules.base import Finding, LayerRef
+from ...rules import structure as S
+from ...core.findings import Finding, LayerRef
 
 DEFAULT_MAX_XML_SIZE = 1 << 30
 INT64_MAX = (1 << 63) - 1

@@ -9,13 +9,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from .dims import Shape
-from .ir import DEFAULT_MAX_XML_SIZE, IRModel, NotIR, Port, parse
-from .rules import reshape as R
-from .rules import structure as S
-from .rules import weights as W
-from .rules.base import Finding
-from .rules.reshape import LayerResult
+from ..core.dims import Shape
+from ..frontends.openvino.model import DEFAULT_MAX_XML_SIZE, IRModel, NotIR, Port, parse
+from ..rules import reshape as R
+from ..rules import structure as S
+from ..rules import weights as W
+from ..core.findings import Finding
+from ..rules.reshape import LayerResult
 
 
 @dataclass(slots=True)
@@ -69,7 +69,7 @@ _BIN_PROBLEMS = (W.MISSING, W.LFS_POINTER, W.UNREADABLE, W.EMPTY)
 
 def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     """Check a parsed model. A layer whose check fails internally gets an IR900 finding; the others go on."""
-    from .evaluate import Graph
+    from .graph import Graph
 
     result = FileResult(model.path, model=model)
     result.findings.extend(model.findings)
@@ -134,8 +134,8 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
 
 
 def _internal_error(path: str, exc: Exception, layer=None) -> Finding:
-    from . import __version__
-    from .ir import clip, display_path
+    from .. import __version__
+    from ..frontends.openvino.model import clip, display_path
 
     where = f"layer {clip(layer.name)!r} (id {clip(layer.id)}) of " if layer is not None else ""
     return Finding(S.INTERNAL_ERROR, f"internal error while checking {where}{display_path(path)!r}: {type(exc).__name__}: "
@@ -155,7 +155,7 @@ def check_file(path: str, options: Options | None = None) -> FileResult | None:
     try:
         with no_cycle_collection():
             if path.lower().endswith(".json"):
-                from .onednn import check_json
+                from ..frontends.onednn import check_json
 
                 return check_json(path, options)
             return check_model(parse(path, options.max_xml_size), options)
@@ -184,8 +184,8 @@ def no_cycle_collection() -> Iterator[None]:
 def iter_paths(paths: list[str]) -> list[str]:
     """Expand directories into the IR ``.xml`` files and oneDNN Graph ``.json`` files below them
     (sorted); files named explicitly are kept as given."""
-    from .ir import sniff_is_ir
-    from .onednn import is_onednn_json
+    from ..frontends.openvino.model import sniff_is_ir
+    from ..frontends.onednn import is_onednn_json
 
     out: list[str] = []
     for p in paths:

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Optional
 from .select import ALL_CODES, SelectorError, codes_of
 
 if TYPE_CHECKING:
-    from .ir import IRModel, Layer
-    from .rules.base import Finding
+    from ..frontends.openvino.model import IRModel, Layer
+    from ..core.findings import Finding
 
 _DIRECTIVE = re.compile(r"irreshape\s*:\s*(file-ignore|ignore)\b\s*(?:\[([^\]]*)\])?", re.I)
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from .dims import INT64_MIN
-from .onednn import OnednnGraph, Tensor, parse_json
-from .rules.reshape import MISMATCH, LayerResult
+from ..core.dims import INT64_MIN
+from ..frontends.onednn import OnednnGraph, Tensor, parse_json
+from ..rules.reshape import MISMATCH, LayerResult
 
 _NUMBER = re.compile(r"-?\d+")
 _LIST = re.compile(r"\[(?:\s*-?\d+\s*,)+\s*-?\d+\s*\]")

@@ -20,14 +20,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .dims import INF, Dim, Shape, parse_shape
-from .engine import shapes as S
-from .engine import values as V
-from .engine.reshape import Bound, ReshapeError, pattern_from_values
-from .ir import _NO_DATA, IRModel, Layer, Port
-from .rules.base import Finding
-from .rules.reshape import INVALID_PATTERN
-from .weights import ConstError, Weights, read_int_const
+from ..core.dims import INF, Dim, Shape, parse_shape
+from ..shapes import common as S
+from ..shapes import values as V
+from ..shapes.reshape import Bound, ReshapeError, pattern_from_values
+from ..frontends.openvino.model import _NO_DATA, IRModel, Layer, Port
+from ..core.findings import Finding
+from ..rules.reshape import INVALID_PATTERN
+from ..frontends.openvino.weights import ConstError, Weights, read_int_const
 
 MAX_DEPTH = 256  # layers on one path of a shape subgraph
 
@@ -421,7 +421,7 @@ class Graph:
 
 # -- per-op adapters: IR attributes → engine.values ---------------------------------------------------
 def _et(text: str) -> str:
-    from .weights import element_type
+    from ..frontends.openvino.weights import element_type
 
     return element_type(text) or text
 

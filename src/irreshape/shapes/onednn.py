@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..dims import Dim, Shape, format_shape, is_static_shape, volume
+from ..core.dims import Dim, Shape, format_shape, is_static_shape, volume
 from .reshape import Bound, ReshapeError, reshape_v1
-from .shapes import matmul_shape, numpy_broadcast
+from .common import matmul_shape, numpy_broadcast
 
 
 def onednn_reshape(input_shape: Shape, bounds: Sequence[Bound], special_zero: bool) -> Shape:

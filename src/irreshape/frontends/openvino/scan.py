@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 import re
 
-from .ir import INT64_MAX, Edges, IRModel, Layer, Port, _parser_kwargs, _Reader, _NO_DATA, _INT
-from .rules import structure as S
-from .rules.base import Finding
+from .model import INT64_MAX, Edges, IRModel, Layer, Port, _parser_kwargs, _Reader, _NO_DATA, _INT
+from ...rules import structure as S
+from ...core.findings import Finding
 
 _A = rb"(?:\s+[^\s=/<>]+\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*\s*"  # a tag's attributes (exact XML syntax)
 _RT_INFO = rb"<rt_info>[^<]*(?:<(?!/rt_info>)[^<]*)*</rt_info>\s*"

@@ -22,12 +22,12 @@ from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import TYPE_CHECKING
 
-from .dims import INT64_MIN, Dim, Shape
-from .engine.onednn import consensus, infer_output
-from .rules.base import Finding, LayerRef
+from ..core.dims import INT64_MIN, Dim, Shape
+from ..shapes.onednn import consensus, infer_output
+from ..core.findings import Finding, LayerRef
 
 if TYPE_CHECKING:
-    from .check import FileResult, Options
+    from ..checks.driver import FileResult, Options
 
 UNKNOWN_DIMS = (INT64_MIN, -1)
 SNIFF_BYTES = 1 << 20
@@ -339,8 +339,8 @@ def is_onednn_json(path: str) -> bool:
 
 def load(path: str, max_size: int = DEFAULT_MAX_SIZE) -> tuple[OnednnGraph | None, list[Finding]]:
     """(graph, findings about the file). (None, []) when the file is not a oneDNN Graph document."""
-    from .rules import onednn as O
-    from .rules import structure as S
+    from ..rules import onednn as O
+    from ..rules import structure as S
 
     try:
         size = os.path.getsize(path)
@@ -374,8 +374,8 @@ def load(path: str, max_size: int = DEFAULT_MAX_SIZE) -> tuple[OnednnGraph | Non
 
 def check_json(path: str, options: Options | None = None) -> FileResult | None:
     """Check one oneDNN Graph JSON file. None when the file is not one (skipped without a word)."""
-    from .check import FileResult
-    from .rules import onednn as O
+    from ..checks.driver import FileResult
+    from ..rules import onednn as O
 
     max_size = getattr(options, "max_xml_size", DEFAULT_MAX_SIZE) if options is not None else DEFAULT_MAX_SIZE
     graph, findings = load(path, max_size)
@@ -398,7 +398,7 @@ def check_json(path: str, options: Options | None = None) -> FileResult | None:
 
 def explain(result: FileResult, wanted: str) -> list[str]:
     """``irreshape explain`` for an op of a checked oneDNN Graph file (by id, else by name); [] if none."""
-    from .dims import format_shape
+    from ..core.dims import format_shape
 
     lr = next((r for r in result.layers if r.layer.id == wanted), None) or next(
         (r for r in result.layers if r.layer.name == wanted), None)

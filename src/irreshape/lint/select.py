@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .rules import ALL, BY_NAME
+from ..rules import ALL, BY_NAME
 
 ALL_CODES: tuple[str, ...] = tuple(r.code for r in ALL)
 _NAME_SPECIFICITY = 100  # a rule name is as specific as a full code

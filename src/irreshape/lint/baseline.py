@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from .config import BaselineError  # noqa: F401  raised here; defined there for a cheap import
 
 if TYPE_CHECKING:
-    from .rules.base import Finding
+    from ..core.findings import Finding
 
 VERSION = 1
 Key = tuple[str, str, str, str]  # code, path, layer name, layer type

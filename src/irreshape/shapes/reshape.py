@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..dims import INF, INT64_MIN, Dim, Shape, format_shape, is_static_shape
+from ..core.dims import INF, INT64_MIN, Dim, Shape, format_shape, is_static_shape
 
 
 class ReshapeError(ValueError):

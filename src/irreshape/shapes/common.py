@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..dims import INF, Dim, Shape
+from ..core.dims import INF, Dim, Shape
 from .values import wrap
 
 

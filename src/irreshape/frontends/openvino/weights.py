@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 
-from .ir import Layer, clip, display_path, open_regular
-from .rules import weights as W
-from .rules.base import Finding
+from .model import Layer, clip, display_path, open_regular
+from ...rules import weights as W
+from ...core.findings import Finding
 
 # element type → (bytes per element, struct-like signedness); only the integer types a pattern can use
 INT_TYPES: dict[str, tuple[int, bool]] = {

@@ -24,13 +24,13 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional, Union
 
-from .rules.base import LayerRef
-from .rules.reshape import MISMATCH
+from ..core.findings import LayerRef
+from ..rules.reshape import MISMATCH
 
 if TYPE_CHECKING:
-    from .check import FileResult
-    from .ir import IRModel, Port
-    from .rules.reshape import LayerResult
+    from ..checks.driver import FileResult
+    from ..frontends.openvino.model import IRModel, Port
+    from ..rules.reshape import LayerResult
 
 # One `<dim>` alone on its line; group 1 is the value, the rest of the line is kept as it is.
 _DIM_LINE = re.compile(rb"^[ \t]*<dim>[ \t]*(-?[0-9]+)[ \t]*</dim>[ \t]*(?:\r\n|\r|\n)?\Z")
@@ -91,7 +91,7 @@ def fix_file(result: "FileResult", write: bool, skip: Skip = ()) -> FixOutcome:
     if path.lower().endswith(".json"):  # a oneDNN Graph document: rewrite the output `shape` lists
         import difflib
 
-        from .onednn_fix import fix_bytes
+        from .onednn import fix_bytes
 
         new = fix_bytes(original, result.layers, _skipper(skip))
         if new == original:
@@ -103,7 +103,7 @@ def fix_file(result: "FileResult", write: bool, skip: Skip = ()) -> FixOutcome:
     else:
         model = result.model
         if model is None:  # results that crossed a process boundary (--jobs) travel without it
-            from .ir import NotIR, parse
+            from ..frontends.openvino.model import NotIR, parse
 
             try:
                 model = parse(path)

@@ -163,7 +163,7 @@ def test_jobs_share_the_files_between_this_process_and_the_workers_and_keep_thei
     import os
     import time
 
-    from irreshape.lint import run as lint
+    from irreshape import lint
     from irreshape.lint.config import Settings
 
     if multiprocessing.get_start_method() != "fork":
@@ -175,19 +175,19 @@ def test_jobs_share_the_files_between_this_process_and_the_workers_and_keep_thei
 
     monkeypatch.setattr(lint, "lint_file", fake)
     files = [f"f{i:03}.xml" for i in range(150)]
-    got = list(lint._map(files, Settings(enabled=frozenset(), jobs=3)))
+    got = list(lint.check_files(files, Settings(enabled=frozenset(), jobs=3)))
     assert [path for path, _ in got] == files
     by = {pid for _, pid in got}
     assert os.getpid() in by and len(by) == 3  # this process and both workers checked some
 
 
 def test_internal_error_is_ir900_unless_debug(monkeypatch):
-    import irreshape.rules.reshape as reshape_rules
+    import irreshape.checks.openvino as ir_checks
 
     def boom(*a, **k):
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr(reshape_rules, "check_layer", boom)
+    monkeypatch.setattr(ir_checks, "check_layer", boom)
     run = irreshape("check", "--isolated", "--jobs", "1", BROKEN)
     assert run.status == 2 and "IR900" in run.codes() and "Traceback" not in run.stdout + run.stderr
     assert irreshape("check", "--isolated", "--jobs", "1", "--exit-zero", BROKEN).status == 2

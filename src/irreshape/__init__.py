@@ -1,3 +1,17 @@
-"""irreshape: lint OpenVINO IR files — recompute every Reshape's output dims and report the ones whose XML lies."""
+"""irreshape: lint OpenVINO IR files — recompute the dims a layer's XML declares and report the ones that lie.
 
-__version__ = "0.1.0"
+The Python API is :func:`check` (see :mod:`irreshape.api`); it is imported on first use, so that the
+command line starts without it.
+"""
+
+from .core import __version__
+
+__all__ = ["Report", "UsageError", "__version__", "check"]
+
+
+def __getattr__(name: str):
+    if name in ("check", "Report", "UsageError"):
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'irreshape' has no attribute {name!r}")

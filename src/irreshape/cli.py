@@ -9,8 +9,8 @@ from typing import Optional, TextIO
 
 import click
 
-from . import __version__
-from .report import REPORTERS
+from .core import __version__
+from .core.formats import OUTPUTS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
@@ -78,7 +78,7 @@ def _default_format(stream: TextIO) -> str:
               help="Report only these rules (codes, prefixes like IR1, names; comma-separated).")
 @click.option("--extend-select", multiple=True, callback=_codes, metavar="CODES", help="Report these rules too.")
 @click.option("--ignore", multiple=True, callback=_codes, metavar="CODES", help="Do not report these rules.")
-@click.option("--output-format", "--format", "fmt", type=click.Choice(sorted(REPORTERS)), default=None,
+@click.option("--output-format", "--format", "fmt", type=click.Choice(sorted(OUTPUTS)), default=None,
               help="Report format (default: full on a terminal, github in GitHub Actions, else concise).")
 @click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of stdout.")
@@ -106,20 +106,16 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, output, st
 
     A `foo.bin` argument stands for `foo.xml`.
     """
-    from .lint import run as lint
-    from .lint.config import BaselineError, ConfigError, build
-    from .lint.select import SelectorError
+    from . import api, lint
 
-    cli = {"select": select, "extend-select": extend_select, "ignore": ignore, "output-format": fmt,
-           "max-xml-size": max_xml_size, "baseline": baseline, "force-exclude": force_exclude,
-           "jobs": jobs or lint.default_jobs(), "debug": debug}
     if fix and diff:
         raise click.UsageError("--fix and --diff exclude each other")
     try:
-        settings = build(cli, config_file, isolated)
+        settings = api.settings(select, extend_select, ignore, config_file, isolated, force_exclude, max_xml_size,
+                                baseline, jobs, debug, fmt)
         settings.fix = "fix" if fix else ("diff" if diff else None)
-        outcome = lint.run(list(paths) or ["."], settings, apply_baseline=not write_baseline)
-    except (ConfigError, BaselineError, SelectorError) as e:
+        outcome = api.run(paths, settings, apply_baseline=not write_baseline)
+    except api.UsageError as e:
         raise Failure(str(e)) from None
     if write_baseline:
         n = lint.write_baseline(outcome, write_baseline)
@@ -196,7 +192,7 @@ def rule(rule_id: Optional[str], all_rules: bool, fmt: str) -> None:
 @click.argument("layer")
 def explain(file: str, layer: str) -> None:
     """Show how the expected dims of one Reshape layer (by name or id) are derived, step by step."""
-    from .explain.openvino import ExplainError, explain as run
+    from .explain import ExplainError, explain as run
 
     try:
         click.echo("\n".join(run(file, layer)))

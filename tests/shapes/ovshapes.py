@@ -23,8 +23,8 @@ import numpy as np
 import openvino as ov
 from openvino import opset1  # noqa: F401
 
-from irreshape.core.dims import Dim, Shape, format_shape
-from irreshape.frontends.openvino.model import parse
+from irreshape.core.dims import INF, Dim, Shape, format_shape
+from irreshape.frontends.openvino import parse
 from irreshape.shapes import registry
 from irreshape.shapes.values import const as const_tensor
 
@@ -35,7 +35,9 @@ def to_shape(ps: ov.PartialShape) -> Shape:
     """openvino's partial shape as irreshape's Shape."""
     if ps.rank.is_dynamic:
         return None
-    return [Dim(d.get_min_length(), d.get_max_length()) for d in ps]
+    # raw bounds, as openvino holds them: `1..0` and an empty dim (min length -1) are kept, not canonicalised
+    return [Dim.raw(INF if d.get_min_length() == -1 else d.get_min_length(),
+                    INF if d.get_max_length() == -1 else d.get_max_length()) for d in ps]
 
 
 def pshape(text: str) -> ov.PartialShape:

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import math
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
 from typing import Optional
 
-INF = (1 << 63) - 1  # ov::Interval::s_max: "no upper bound"
+INT64_MAX = (1 << 63) - 1
 INT64_MIN = -(1 << 63)
+UINT64_MAX = (1 << 64) - 1
+INF = INT64_MAX  # ov::Interval::s_max: "no upper bound"
 
 
 def _clip(v: int) -> int:
@@ -90,10 +94,6 @@ class Dim:
     def __hash__(self) -> int:
         return hash((self.lo, self.hi))
 
-    def same(self, other: "Dim") -> bool:
-        """Interval and symbol both equal."""
-        return self == other and self.sym == other.sym
-
     def contains(self, n: int) -> bool:
         return self.lo <= n <= self.hi
 
@@ -148,8 +148,17 @@ class Dim:
 Shape = Optional[list[Dim]]  # None: dynamic rank
 
 
-def static_shape(values: Iterable[int]) -> list[Dim]:
-    return [Dim.of(v) for v in values]
+@dataclass(frozen=True, slots=True)
+class Bound:
+    """One pattern element as OpenVINO's ``get_input_bounds`` sees it: (lower, upper) int64 and a symbol."""
+
+    lo: int
+    hi: int
+    sym: object = None
+
+    @classmethod
+    def value(cls, v: int) -> "Bound":
+        return cls(v, v)
 
 
 def parse_dim(text: str) -> Dim:
@@ -204,3 +213,28 @@ def volume(values: Sequence[int]) -> int:
     for x in values:
         v *= x
     return v
+
+
+class Agreement(Enum):
+    """How a declared ``<dim>`` stands to the dim recomputed for it: the one answer every rule, fixer and
+    report takes (each rule decides which answers it reports)."""
+
+    AGREES = "agrees"  # equal static values, or -1 for a dynamic dim
+    LOOSE = "loose"  # -1 declared where the dim is static: true, but it loses information
+    UNPROVEN = "unproven"  # a static value inside a dynamic dim: a claim no export could make
+    CONTRADICTS = "contradicts"  # a static value the dim can never take
+
+
+def agreement(declared: int, expected: Dim) -> Agreement:
+    """Compare one declared dim (``-1``: dynamic) with the recomputed one."""
+    if declared == -1:
+        return Agreement.LOOSE if expected.is_static else Agreement.AGREES
+    if expected.is_static:
+        return Agreement.AGREES if expected.lo == declared else Agreement.CONTRADICTS
+    return Agreement.UNPROVEN if expected.contains(declared) else Agreement.CONTRADICTS
+
+
+def differing(declared: Sequence[int], expected: Sequence[Dim],
+              wrong: frozenset[Agreement] = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})) -> list[int]:
+    """The indexes of the declared dims whose agreement with ``expected`` is in ``wrong``."""
+    return [i for i, (d, e) in enumerate(zip(declared, expected)) if agreement(d, e) in wrong]

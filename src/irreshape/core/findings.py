@@ -1,4 +1,4 @@
-"""What a rule is, and what a finding is: plain data, no behaviour."""
+"""What a rule is, what a finding is, and what a reader's problem is: plain data, no behaviour."""
 
 from __future__ import annotations
 
@@ -11,23 +11,25 @@ SEVERITIES = (ERROR, WARNING, INFO)
 
 @dataclass(frozen=True, slots=True)
 class Rule:
-    """A stable code, a kebab-case name, a default severity and the rule's documentation."""
+    """A stable code, a kebab-case name, a default severity and the rule's documentation. ``fixable``:
+    ``--fix`` resolves its findings (by rewriting the declared dims of the layer they are on)."""
 
     code: str
     name: str
     severity: str
     summary: str
     doc: str = ""
+    fixable: bool = False
 
     @property
     def documentation(self) -> str:
         return inspect.cleandoc(self.doc) if self.doc else self.summary
 
 
-def rule(code: str, name: str, severity: str, doc: str) -> Rule:
+def rule(code: str, name: str, severity: str, doc: str, fixable: bool = False) -> Rule:
     """Declare a rule; the first line of ``doc`` is its summary, the rest its documentation."""
     text = inspect.cleandoc(doc)
-    return Rule(code, name, severity, text.splitlines()[0].rstrip("."), text)
+    return Rule(code, name, severity, text.splitlines()[0].rstrip("."), text, fixable)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,3 +70,24 @@ class Finding:
             "line": self.line,
             "layer": self.layer.to_json() if self.layer else None,
         }
+
+
+@dataclass(slots=True)
+class Problem:
+    """A problem a reader (a frontend) found in a file, as data: ``rule`` is the name of the rule it
+    breaks (``"invalid-dim"``); the checks turn it into a :class:`Finding` of that rule. Readers know the
+    names of the rules they report, not the catalogue."""
+
+    rule: str
+    message: str
+    line: int | None = None
+    layer: LayerRef | None = None
+    col: int = 1
+
+
+class ProblemError(Exception):
+    """A reader stops on a problem (a Const whose values cannot be read)."""
+
+    def __init__(self, problem: Problem) -> None:
+        super().__init__(problem.message)
+        self.problem = problem

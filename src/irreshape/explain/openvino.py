@@ -1,6 +1,6 @@
-"""``irreshape explain FILE LAYER``: how the expected dims of one Reshape-family layer are derived.
+"""How the expected dims of one Reshape-family layer of an IR are derived.
 
-The verdict comes from the checker (:func:`irreshape.check.check_file`); this module only retells
+The verdict comes from the checker (:mod:`irreshape.checks.openvino`); this module only retells
 it step by step: the input dims and where they came from, the shape values and where they came
 from, what each pattern element does, how ``-1`` was solved, and the findings.
 """
@@ -9,20 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..core.dims import INF, Dim, Shape, format_shape, is_static_shape, volume
-from ..shapes.reshape import Bound
+from ..checks.reshape import kind_name
+from ..core.dims import INF, Bound, Dim, Shape, format_shape, is_static_shape, volume
+from ..core.results import FileResult, LayerResult
+from ..core.text import fmt_list
+from . import ExplainError
 
 if TYPE_CHECKING:
-    from ..checks.driver import FileResult
-    from ..frontends.openvino.model import IRModel, Layer
-    from ..rules.reshape import LayerResult
+    from ..frontends.openvino.model import Layer
 
 
-class ExplainError(ValueError):
-    """The file or the layer cannot be explained (exit status 2)."""
-
-
-def find_layer(result: "FileResult", wanted: str) -> "LayerResult":
+def find_layer(result: FileResult, wanted: str) -> LayerResult:
     """The checked layer whose id is ``wanted``, else whose name is ``wanted``."""
     matches = [lr for lr in result.layers if lr.layer.id == wanted] or \
               [lr for lr in result.layers if lr.layer.name == wanted]
@@ -41,38 +38,22 @@ def find_layer(result: "FileResult", wanted: str) -> "LayerResult":
     raise ExplainError(f"no Reshape-family layer with id or name {wanted!r} (checked layers: {known})")
 
 
-def explain(path: str, wanted: str, max_xml_size: Optional[int] = None) -> list[str]:
-    """The explanation, as lines of text."""
-    from ..checks.driver import Options, check_file
-
-    result = check_file(path, Options(max_xml_size=max_xml_size) if max_xml_size else None)
-    if result is None:
-        raise ExplainError(f"{path} is not an OpenVINO IR (its root element is not <net>) "
-                           "nor a oneDNN Graph document")
-    if path.lower().endswith(".json"):
-        from ..frontends.onednn import explain as explain_op
-
-        lines = explain_op(result, wanted)
-        if not lines:
-            raise ExplainError(f"{path} has no reshape op {wanted!r}")
-        return lines
+def explain_layer(result: FileResult, wanted: str) -> list[str]:
+    """The explanation of layer ``wanted`` of a checked IR, as lines of text."""
     if result.model is None or not result.model.layers:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no layers"
-        raise ExplainError(f"{path} cannot be read as an IR: {problems}")
-    lr = find_layer(result, wanted)
-    return list(_lines(result, lr))
+        raise ExplainError(f"{result.path} cannot be read as an IR: {problems}")
+    return list(_lines(result, find_layer(result, wanted)))
 
 
-def _lines(result: "FileResult", lr: "LayerResult"):
-    from ..rules.reshape import kind_name
-
+def _lines(result: FileResult, lr: LayerResult):
     layer = lr.layer
     model = result.model
     assert model is not None
     yield f"{kind_name(layer)} {layer.name!r} (id {layer.id}), line {layer.line} of {result.path}"
     yield ""
     yield f"input dims (port 0): {format_shape(lr.input_shape)}"
-    yield f"  from {_input_origin(model, layer, result)}"
+    yield f"  from {_input_origin(layer, result)}"
     if lr.pattern is not None:
         yield f"shape values: {_pattern_text(lr.pattern)}"
         yield f"  from {lr.pattern_origin}"
@@ -101,12 +82,12 @@ def _about(finding, layer: "Layer") -> bool:
 
 
 def _declared_text(declared: Optional[list[int]]) -> str:
-    return "no output port" if declared is None else "[" + ",".join(str(d) for d in declared) + "]"
+    return "no output port" if declared is None else fmt_list(declared)
 
 
-def _input_origin(model: "IRModel", layer: "Layer", result: "FileResult") -> str:
+def _input_origin(layer: "Layer", result: FileResult) -> str:
     port = layer.inputs[0]
-    src = model.producer(layer.id, port.id)
+    src = port.producer
     if src is None:
         return f"the <dim>s of input port {port.id} (no edge feeds it)"
     s_layer, s_port = src

@@ -12,17 +12,13 @@ import re
 from collections.abc import Callable, Iterable
 
 from ..core.dims import INT64_MIN
+from ..core.results import FileResult, LayerResult
 from ..frontends.onednn import OnednnGraph, Tensor, parse_json
-from ..rules.reshape import MISMATCH, LayerResult
+from . import Plan, changes_between
 
 _NUMBER = re.compile(r"-?\d+")
 _LIST = re.compile(r"\[(?:\s*-?\d+\s*,)+\s*-?\d+\s*\]")
 _NEWLINE = re.compile(r"\r?\n")
-
-
-def fixable(res: LayerResult) -> bool:
-    """Only a `mismatch` whose recomputed shape is known is rewritten (never `invalid` or `unverified`)."""
-    return res.status == MISMATCH and res.expected_known and res.expected is not None
 
 
 def fix_text(text: str, layers: Iterable[LayerResult]) -> str:
@@ -31,7 +27,7 @@ def fix_text(text: str, layers: Iterable[LayerResult]) -> str:
     The consumers' copies of the same tensor id that repeat the old, wrong shape are rewritten too,
     so that the tensor stays consistent. Unknown shapes are left alone.
     """
-    wanted = {(r.layer.id, r.layer.line): r for r in layers if fixable(r)}
+    wanted = {(r.layer.id, r.layer.line): r for r in layers if r.fixable}
     if not wanted:
         return text
     graph = OnednnGraph(text, parse_json(text))  # type: ignore[arg-type]
@@ -51,12 +47,18 @@ def fix_text(text: str, layers: Iterable[LayerResult]) -> str:
     return text
 
 
-def fix_bytes(data: bytes, layers: Iterable[LayerResult], skip: Callable[[str], bool] = lambda op_id: False) -> bytes:
-    """:func:`fix_text` on a file's bytes (UTF-8, a BOM kept); ops whose id ``skip`` names are left alone."""
+def fix_bytes(lines: list[bytes], result: FileResult, skip: Callable[[str], bool]) -> Plan:
+    """The line changes that fix the fixable reshape ops of ``result`` (the file's ``lines``; UTF-8, a BOM
+    kept), less the ops whose id ``skip`` names."""
+    data = b"".join(lines)
     bom = b"\xef\xbb\xbf" if data.startswith(b"\xef\xbb\xbf") else b""
     text = data[len(bom):].decode("utf-8")
-    fixed = fix_text(text, [r for r in layers if not skip(r.layer.id)])
-    return data if fixed == text else bom + fixed.encode("utf-8")
+    layers = [r for r in result.layers if r.fixable and not skip(r.layer.id)]
+    fixed = fix_text(text, layers)
+    if fixed == text:
+        return Plan()
+    new = (bom + fixed.encode("utf-8")).splitlines(keepends=True)
+    return Plan(changes_between(lines, new), [r.layer.ref for r in layers])
 
 
 def render(text: str, tensor: Tensor, values: list[int]) -> str:

@@ -17,21 +17,16 @@ import bisect
 import json
 import os
 import re
-from collections import deque
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]
-from typing import TYPE_CHECKING
 
 from ..core.dims import INT64_MIN, Dim, Shape
-from ..shapes.onednn import consensus, infer_output
-from ..core.findings import Finding, LayerRef
-
-if TYPE_CHECKING:
-    from ..checks.driver import FileResult, Options
+from ..core.findings import LayerRef, Problem
+from ..core.order import topological
+from ..core.results import DEFAULT_MAX_SIZE
 
 UNKNOWN_DIMS = (INT64_MIN, -1)
 SNIFF_BYTES = 1 << 20
-DEFAULT_MAX_SIZE = 1 << 30
 
 
 # -- a JSON reader that keeps offsets ------------------------------------------------------------
@@ -221,8 +216,6 @@ class OnednnGraph:
         graph = doc["graph"]
         for entry, (start, _) in zip(graph, graph.spans if isinstance(graph, Arr) else [(0, 0)] * len(graph)):
             self._add_op(entry, start)
-        self.known: dict[object, Shape] = {}
-        self._propagate()
 
     def line(self, pos: int) -> int:
         return bisect.bisect_right(self._lines, pos) + 1
@@ -261,55 +254,11 @@ class OnednnGraph:
         """Every appearance of a tensor id: producers' outputs first, then consumers' inputs."""
         return self.producers.get(tid, []) + self.consumers.get(tid, [])
 
-    def inferred(self, op: Op, index: int = 0) -> Shape:
-        """Output ``index`` of ``op`` computed from the best-known shapes of its inputs (output 0 only)."""
-        if index != 0:
-            return None
-        return infer_output(op.type, op.attrs, [self.known.get(t.id) for t in op.inputs])
-
-    def _propagate(self) -> None:
-        """Fill ``known``, producers first: for each tensor, the shape most of its sources agree on.
-
-        The sources are the written copies and the shape inferred from the producer's inputs (ahead
-        of the producer's own copy for a reshape, which irreshape recomputes exactly; after it for
-        other ops). Unknown dims of the winner are completed from the other sources.
-        """
-        for tid in self.consumers:
-            if tid not in self.producers:
-                self.known[tid] = consensus([t.shape for t in self.consumers[tid]])
-        for op in self.topological_order():
-            reshape = op.kind in ("staticreshape", "dynamicreshape")
-            for i, t in enumerate(op.outputs):
-                if t.id is None:
-                    continue
-                written = [c.shape for c in self.producers.get(t.id, ())]
-                inferred = [self.inferred(op, i)]
-                readers = [c.shape for c in self.consumers.get(t.id, ())]
-                self.known[t.id] = consensus(inferred + written + readers if reshape else written + inferred + readers)
-
     def topological_order(self) -> list[Op]:
         """Ops, producers before consumers; ops on a cycle come last in file order."""
-        indeg = {id(op): 0 for op in self.ops}
-        succ: dict[int, list[Op]] = {}
-        for op in self.ops:
-            for t in op.inputs:
-                for src in self.producers.get(t.id, ()) if t.id is not None else ():
-                    if src.op is not op:
-                        succ.setdefault(id(src.op), []).append(op)
-                        indeg[id(op)] += 1
-        queue = deque(op for op in self.ops if indeg[id(op)] == 0)
-        order: list[Op] = []
-        while queue:
-            op = queue.popleft()
-            order.append(op)
-            for nxt in succ.get(id(op), ()):
-                indeg[id(nxt)] -= 1
-                if indeg[id(nxt)] == 0:
-                    queue.append(nxt)
-        if len(order) < len(self.ops):
-            seen = {id(op) for op in order}
-            order.extend(op for op in self.ops if id(op) not in seen)
-        return order
+        order, rest = topological(self.ops, ((src.op, op) for op in self.ops for t in op.inputs if t.id is not None
+                                             for src in self.producers.get(t.id, ()) if src.op is not op))
+        return order + rest
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -337,11 +286,8 @@ def is_onednn_json(path: str) -> bool:
     return _looks_onednn(head, complete)
 
 
-def load(path: str, max_size: int = DEFAULT_MAX_SIZE) -> tuple[OnednnGraph | None, list[Finding]]:
-    """(graph, findings about the file). (None, []) when the file is not a oneDNN Graph document."""
-    from ..rules import onednn as O
-    from ..rules import structure as S
-
+def load(path: str, max_size: int = DEFAULT_MAX_SIZE) -> tuple[OnednnGraph | None, list[Problem]]:
+    """(graph, problems of the file). (None, []) when the file is not a oneDNN Graph document."""
     try:
         size = os.path.getsize(path)
         with open(path, "rb") as f:
@@ -349,15 +295,15 @@ def load(path: str, max_size: int = DEFAULT_MAX_SIZE) -> tuple[OnednnGraph | Non
                 head = f.read(SNIFF_BYTES)
                 if not _looks_onednn(head, False):
                     return None, []
-                return None, [Finding(S.FILE_TOO_LARGE, f"{size} bytes is larger than the limit of {max_size}")]
+                return None, [Problem("file-too-large", f"{size} bytes is larger than the limit of {max_size}")]
             data = f.read()
     except OSError as e:
-        return None, [Finding(S.UNREADABLE, f"cannot read the file: {e.strerror or e}")]
+        return None, [Problem("file-unreadable", f"cannot read the file: {e.strerror or e}")]
     looks = _looks_onednn(data[:SNIFF_BYTES], len(data) <= SNIFF_BYTES)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        return None, ([Finding(O.JSON_INVALID, f"not UTF-8 (byte {e.start})", 1)] if looks else [])
+        return None, ([Problem("onednn-invalid-json", f"not UTF-8 (byte {e.start})", 1)] if looks else [])
     try:
         doc = parse_json(text)
     except JSONError as e:
@@ -365,51 +311,8 @@ def load(path: str, max_size: int = DEFAULT_MAX_SIZE) -> tuple[OnednnGraph | Non
             return None, []
         line = text.count("\n", 0, e.pos) + 1
         col = e.pos - (text.rfind("\n", 0, e.pos) + 1) + 1
-        return None, [Finding(O.JSON_INVALID, f"{e.message} (line {line}, column {col})", line, col=col)]
+        return None, [Problem("onednn-invalid-json", f"{e.message} (line {line}, column {col})", line, col=col)]
     if not (isinstance(doc, dict) and isinstance(doc.get("graph"), list)
             and any(isinstance(op, dict) and isinstance(op.get("kind"), str) for op in doc["graph"])):
         return None, []
     return OnednnGraph(text, doc), []
-
-
-def check_json(path: str, options: Options | None = None) -> FileResult | None:
-    """Check one oneDNN Graph JSON file. None when the file is not one (skipped without a word)."""
-    from ..checks.driver import FileResult
-    from ..rules import onednn as O
-
-    max_size = getattr(options, "max_xml_size", DEFAULT_MAX_SIZE) if options is not None else DEFAULT_MAX_SIZE
-    graph, findings = load(path, max_size)
-    result = FileResult(path)
-    if graph is None:
-        if not findings:
-            return None
-        result.findings.extend(findings)
-        return result
-    result.findings.extend(O.check_graph(graph))
-    for op in graph.topological_order():
-        if op.kind in O.KINDS:
-            verdict, found = O.check_op(op, graph)
-            result.layers.append(verdict)
-            result.findings.extend(found)
-    result.layers.sort(key=lambda r: (r.layer.line, r.layer.id))
-    result.sort()
-    return result
-
-
-def explain(result: FileResult, wanted: str) -> list[str]:
-    """``irreshape explain`` for an op of a checked oneDNN Graph file (by id, else by name); [] if none."""
-    from ..core.dims import format_shape
-
-    lr = next((r for r in result.layers if r.layer.id == wanted), None) or next(
-        (r for r in result.layers if r.layer.name == wanted), None)
-    if lr is None:
-        return []
-    op = lr.layer
-    values = "?" if lr.pattern is None else "[" + ",".join(str(b.lo) for b in lr.pattern) + "]"
-    lines = [f"{op.type} {op.name!r} (id {op.id}), line {op.line}: status {lr.status}",
-             *(f"  {step}" for step in lr.steps),
-             f"  shape {values} ({lr.pattern_origin or 'values not in the file'}), special_zero={int(lr.special_zero)}",
-             f"  declared output: {'unknown' if lr.declared is None else lr.declared}",
-             f"  expected output: {format_shape(lr.expected) if lr.expected_known else 'unknown'}"]
-    lines += [f"  {f.code} [{f.severity}] {f.message}" for f in result.findings if f.layer and f.layer.id == op.id]
-    return lines

@@ -14,9 +14,9 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from ..frontends.openvino.model import DEFAULT_MAX_XML_SIZE
-from ..report import REPORTERS
 from ..core.findings import SEVERITIES
+from ..core.formats import OUTPUTS
+from ..core.results import DEFAULT_MAX_SIZE
 from .select import Selection, SelectorError, codes_of, matches, resolve
 
 CONFIG_FILES = (".irreshape.toml", "irreshape.toml", "pyproject.toml")  # first wins within a directory
@@ -42,7 +42,7 @@ class Settings:
     exclude: list[str] = field(default_factory=list)  # anchored globs, see path_matches
     severity: dict[str, str] = field(default_factory=dict)  # code → severity override
     output_format: Optional[str] = None
-    max_xml_size: int = DEFAULT_MAX_XML_SIZE
+    max_xml_size: int = DEFAULT_MAX_SIZE
     baseline: Optional[str] = None
     config_path: Optional[str] = None
     force_exclude: bool = False
@@ -130,8 +130,8 @@ def validate(data: dict, source: str) -> dict:
                 raise bad(key, str(e)) from None
         elif not isinstance(value, str):
             raise bad(key, "must be a string")
-        elif key == "output-format" and value not in REPORTERS:
-            raise bad(key, f"must be one of {', '.join(sorted(REPORTERS))}")
+        elif key == "output-format" and value not in OUTPUTS:
+            raise bad(key, f"must be one of {', '.join(sorted(OUTPUTS))}")
     try:
         for key in ("select", "extend-select", "ignore"):
             codes_of(data.get(key, []))
@@ -168,7 +168,7 @@ def build(cli: dict, config: Optional[str] = None, isolated: bool = False, cwd: 
         exclude=[_anchor(g, root) for g in file.get("exclude", [])] + [_anchor(g, cwd) for g in cli.get("exclude", [])],
         severity=_severities({**file.get("severity", {}), **cli.get("severity", {})}),
         output_format=cli.get("output-format") or file.get("output-format"),
-        max_xml_size=parse_size(cli.get("max-xml-size", file.get("max-xml-size", DEFAULT_MAX_XML_SIZE))),
+        max_xml_size=parse_size(cli.get("max-xml-size", file.get("max-xml-size", DEFAULT_MAX_SIZE))),
         baseline=os.path.abspath(baseline) if baseline else None,
         config_path=path,
         force_exclude=bool(cli.get("force-exclude")),

@@ -35,13 +35,13 @@ def ordered_map(fn: Callable[[Any], Any], items: list, jobs: int) -> Iterator[An
     if jobs <= 1:
         yield from map(fn, items)
         return
-    chunks = _chunks(items, jobs)
+    chunks = split_in_chunks(items, jobs)
     run = _forked if FORK else _pooled
     for results in run(fn, chunks, jobs):
         yield from results
 
 
-def _chunks(items: list, jobs: int) -> list[list]:
+def split_in_chunks(items: list, jobs: int) -> list[list]:
     out: list[list] = []
     i = 0
     while i < len(items):

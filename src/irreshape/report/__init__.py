@@ -1,8 +1,8 @@
 """Reporters, one per output format, chosen by name.
 
 A reporter is a function ``(results, out, ctx) -> None`` writing to the text stream ``out``.
-``REPORTERS`` maps each ``--output-format`` name to the module attribute that implements it,
-imported only when used (so `rich` is loaded only by the `full` format).
+The table of formats (:data:`irreshape.core.formats.OUTPUTS`) maps each ``--output-format`` name to the
+module attribute that implements it, imported only when used (so `rich` is loaded only by the `full` format).
 """
 
 from __future__ import annotations
@@ -11,17 +11,8 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable, TextIO
 
-from ..checks.driver import FileResult
-
-REPORTERS: dict[str, str] = {
-    "full": "irreshape.report.text:full",
-    "concise": "irreshape.report.text:concise",
-    "json": "irreshape.report.machine:json_report",
-    "json-lines": "irreshape.report.machine:json_lines",
-    "github": "irreshape.report.github:github",
-    "sarif": "irreshape.report.sarif:sarif",
-}
-
+from ..core.formats import OUTPUTS
+from ..core.results import FileResult
 
 @dataclass(slots=True)
 class Context:
@@ -35,7 +26,7 @@ Reporter = Callable[[list[FileResult], TextIO, Context], None]
 
 
 def get(name: str) -> Reporter:
-    module, _, attr = REPORTERS[name].partition(":")
+    module, _, attr = OUTPUTS[name].partition(":")
     return getattr(importlib.import_module(module), attr)
 
 

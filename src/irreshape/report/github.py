@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from ..checks.driver import FileResult
+from ..core.results import FileResult
 from ..lint.config import relative_path
-from ..frontends.openvino.model import display_path
+from ..core.text import display_path
 from . import Context
 
 _COMMAND = {"error": "error", "warning": "warning", "info": "notice"}

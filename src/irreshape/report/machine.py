@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import TextIO
 
-from ..checks.driver import FileResult
-from ..frontends.openvino.model import display_path
+from ..core.results import FileResult
+from ..core.text import display_path
 from . import Context, summary, write_json
 
 

@@ -9,7 +9,7 @@ from typing import TextIO
 from urllib.parse import quote
 
 from ..lint.baseline import fingerprint, occurrences
-from ..checks.driver import FileResult
+from ..core.results import FileResult
 from ..lint.config import relative_path
 from ..rules import ALL
 from ..core.findings import Rule
@@ -39,7 +39,7 @@ def _location(path: str, root: str) -> dict:
 
 
 def document(results: list[FileResult], ctx: Context) -> dict:
-    from .. import __version__
+    from ..core import __version__
 
     index = {r.code: i for i, r in enumerate(ALL)}
     out = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TextIO
 
-from ..checks.driver import FileResult
+from ..core.results import FileResult
 from ..rules import BY_CODE
 from . import write_json
 

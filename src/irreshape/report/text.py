@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional, TextIO
 
-from ..checks.driver import FileResult
+from ..core.dims import Agreement, agreement
+from ..core.results import FileResult
+from ..core.text import display_path
 from . import Context, summary
 
 if TYPE_CHECKING:
     from ..core.findings import Finding
-    from ..rules.reshape import LayerResult
+    from ..core.results import LayerResult
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
-_DIM_CODES = ("IR101", "IR102", "IR105")  # findings about the declared output dims
 
 
 def _plural(n: int, word: str) -> str:
@@ -32,8 +33,6 @@ def _tally(results: list[FileResult], ctx: Context) -> str:
 
 
 def _path(r: FileResult) -> str:
-    from ..frontends.openvino.model import display_path
-
     return display_path(r.path)
 
 
@@ -75,7 +74,7 @@ def _finding(r: FileResult, f: "Finding", shown: list[int], marked: set[int], so
     lines = [n for n in shown if n in source]
     if lines:
         yield from _snippet(lines, marked, source, ctx)
-    lr = by_id.get(f.layer.id) if f.layer is not None and f.code in _DIM_CODES else None
+    lr = by_id.get(f.layer.id) if f.layer is not None and f.rule.fixable else None
     if lr is not None and lr.expected_known and lr.declared is not None:
         yield Text("   |", style="blue")
         yield _side_by_side(lr, ctx)
@@ -89,7 +88,7 @@ def _plan(f: "Finding", by_id: dict[str, "LayerResult"]) -> tuple[list[int], set
     start, end = f.extra.get("span", (f.line, f.line))
     marked = {f.line}
     lr = by_id.get(f.layer.id) if f.layer is not None else None
-    if lr is not None and f.code in _DIM_CODES:
+    if lr is not None and f.rule.fixable:
         marked |= _bad_dim_lines(lr)
     wanted = {start, start + 1} | {n + d for n in marked for d in (-1, 0, 1)}
     if lr is not None:  # a finding on one of the layer's ports: show all of the port's dims
@@ -106,11 +105,7 @@ def _bad_dim_lines(lr: "LayerResult") -> set[int]:
     if not lr.expected_known or lr.expected is None or len(lr.expected) != len(lr.declared):
         return set(lines)
     return {lines[i] for i, (d, e) in enumerate(zip(lr.declared, lr.expected))
-            if i < len(lines) and _differs(d, e)}
-
-
-def _differs(declared: int, expected) -> bool:
-    return (declared != -1 and not expected.contains(declared)) or (declared == -1 and expected.is_static)
+            if i < len(lines) and agreement(d, e) is not Agreement.AGREES}
 
 
 def _read_lines(path: str, wanted: set[int]) -> dict[int, str]:
@@ -172,7 +167,7 @@ def _side_by_side(lr: "LayerResult", ctx: Context):
     text.append("   = ", style="blue")
     text.append(f"{'dim':>{w[0]}}  {'declared':>{w[1]}}  {'expected':>{w[2]}}\n", style="bold")
     for i, (k, d, e) in enumerate(cells):
-        bad = i >= len(declared) or i >= len(expected) or _differs(declared[i], expected[i])
+        bad = i >= len(declared) or i >= len(expected) or agreement(declared[i], expected[i]) is not Agreement.AGREES
         text.append(f"     {k:>{w[0]}}  {d:>{w[1]}}  {e:>{w[2]}}", style="red" if bad else "")
         text.append("  <- differs" if bad else "", style="bold red")
         if i < rows - 1:

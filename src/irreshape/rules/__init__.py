@@ -11,7 +11,7 @@ docstring that is the rule's documentation) and yields findings:
 from __future__ import annotations
 
 from . import onednn, reshape, structure, weights
-from ..core.findings import Rule
+from ..core.findings import Finding, Problem, Rule
 
 ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES,
                                      key=lambda r: r.code))
@@ -22,3 +22,8 @@ BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
 def get(code_or_name: str) -> Rule | None:
     """A rule by its code (any case) or its name."""
     return BY_CODE.get(code_or_name.upper()) or BY_NAME.get(code_or_name.lower())
+
+
+def finding(problem: Problem) -> Finding:
+    """The finding a reader's problem is: the rule it names."""
+    return Finding(BY_NAME[problem.rule], problem.message, problem.line, problem.layer, problem.col)

@@ -2,13 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
-
-from ..core.findings import ERROR, INFO, WARNING, Finding, rule
-
-if TYPE_CHECKING:
-    from ..frontends.openvino.model import IRModel, Layer
+from ..core.findings import ERROR, rule
 
 XML_SYNTAX = rule("IR001", "xml-syntax-error", ERROR, """
     The file is not well-formed XML.
@@ -61,8 +55,9 @@ CYCLE = rule("IR024", "shape-subgraph-cycle", ERROR, """
     An IR graph must be acyclic: OpenVINO cannot order the layers of such a file either.
     """)
 BAD_ATTRIBUTE = rule("IR025", "invalid-attribute", ERROR, """
-    A layer attribute irreshape needs is missing or malformed (a Parameter `shape`, a Const's
-    `element_type`, `shape`, `offset` or `size`).
+    An attribute irreshape needs is missing or malformed: the `special_zero` of a oneDNN Graph
+    StaticReshape or DynamicReshape that is not a bool (0 or 1). (An IR Const's malformed
+    attributes are IR016; a Reshape's `special_zero` spelling is IR110.)
     """)
 INTERNAL_ERROR = rule("IR900", "internal-error", ERROR, """
     irreshape itself failed on this file. This is a bug: please report it with the file.
@@ -72,33 +67,3 @@ INTERNAL_ERROR = rule("IR900", "internal-error", ERROR, """
 
 RULES = (XML_SYNTAX, NOT_IR, XML_ENTITIES, FILE_TOO_LARGE, UNREADABLE, DUPLICATE_ID, DANGLING_EDGE,
          MISSING_PORT, BAD_DIM, CYCLE, BAD_ATTRIBUTE, INTERNAL_ERROR)
-
-
-def check(model: IRModel) -> Iterator[Finding]:
-    """Graph-level checks: duplicate ids and edges that point nowhere."""
-    for layer in model.duplicates:
-        yield Finding(DUPLICATE_ID, f"layer id {layer.id!r} ({layer.name!r}) is used by an earlier layer too",
-                      layer.line, layer.ref)
-    for e, problem, subject in model.link().dangling:
-        if isinstance(subject, str):
-            yield Finding(DANGLING_EDGE, f"edge {e} names layer {subject!r}, which does not exist", e.line)
-        else:
-            port = e.from_port if problem == "output" else e.to_port
-            yield Finding(DANGLING_EDGE, f"edge {e}: layer {subject.name!r} has no {problem} port {port!r}",
-                          e.line, subject.ref)
-
-
-def shape_cycles(model: IRModel, cyclic: set[str], reshapes: Iterable[Layer]) -> Iterator[Finding]:
-    """IR024 for each of ``reshapes`` whose shape input (port index 1) comes from a layer in ``cyclic``
-    (the layers on a cycle or fed by one): its pattern can never be computed."""
-    for layer in reshapes:
-        if len(layer.inputs) < 2:
-            continue
-        src = model.producer(layer.id, layer.inputs[1].id)
-        if src is not None and src[0].id in cyclic:
-            yield Finding(CYCLE, f"{layer.type} {layer.name!r} (id {layer.id}): its shape input comes from "
-                          f"{src[0].type} {src[0].name!r} (id {src[0].id}), which is on a cycle or fed by one",
-                          layer.line, layer.ref)
-
-
-__all__ = ["INFO", "RULES", "WARNING", "check"]

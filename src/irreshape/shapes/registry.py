@@ -175,12 +175,19 @@ class Node:
         return [(_remap(a, t.et), _remap(b, t.et)) for a, b in zip(t.lo, t.hi)]
 
     def as_shape(self, i: int) -> Shape:
-        """``get_input_const_data_as_shape``: input ``i``'s element bounds read as dims (a negative lower
-        bound makes the dim dynamic); None where OpenVINO has no bounds for it."""
+        """``get_input_const_data_as_shape``: input ``i`` read as dims; None where OpenVINO has no bounds for it.
+        A constant's values are ``Dimension(v)`` (-1 is ``?``, anything lower 0); bounds are each element's
+        interval, and OpenVINO rejects a negative bound ("Value for partial shape evaluation can't be lower
+        than zero.")."""
+        t = self.value(i)
         b = self.bounds(i)
-        if b is None:
+        if t is None or b is None:
             return None
-        return [Dim(lo, hi) if lo >= 0 else Dim.dynamic() for lo, hi in b]
+        if t.is_const:
+            return [Dim(lo, lo) for lo, _ in b]
+        if any(lo < 0 or hi < 0 for lo, hi in b):
+            raise ShapeError("Value for partial shape evaluation can't be lower than zero.")
+        return [Dim(lo, hi) for lo, hi in b]
 
 
 def _remap(v: int, et: str) -> int:

@@ -2,15 +2,14 @@
 
 Pure functions on dims; no XML here. The pattern is given as one ``Dim`` per element: the
 element's value bounds (a Const value ``v`` is ``Dim(v, v)``; a computed one may be an interval)
-and, where known, its symbol. ``-1`` is spelled :data:`MINUS_ONE`.
+and, where known, its symbol.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from ..core.dims import INF, INT64_MIN, Dim, Shape, format_shape, is_static_shape
+from ..core.dims import INF, INT64_MIN, Bound, Dim, Shape, format_shape, is_static_shape
 
 
 class ReshapeError(ValueError):
@@ -20,19 +19,6 @@ class ReshapeError(ValueError):
         super().__init__(message)
         self.kind = kind
         self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class Bound:
-    """One pattern element as OpenVINO's ``get_input_bounds`` sees it: (lower, upper) int64 and a symbol."""
-
-    lo: int
-    hi: int
-    sym: object = None
-
-    @classmethod
-    def value(cls, v: int) -> "Bound":
-        return cls(v, v)
 
 
 def _is_minus_one(b: Bound) -> bool:
@@ -108,7 +94,7 @@ def _resolve_minus_one(p: _Product) -> Dim:
     out_min = out.lo if out.lo != INF else -1  # get_min_length(): -1 when "infinite"
     out_max = out.hi if out.hi != INF else -1
     if m.hi != INF and out_min != 0 and not (out.lo == 0 and out.hi == INF):
-        hi = hi // out_min if out_min > 0 else INF  # s_max / -1 never happens for a sane product
+        hi = hi // out_min if out_min > 0 else -hi  # a product saturated at s_max: C++ divides by its min length, -1
     else:
         hi = INF
     if out_max != 0:

@@ -35,13 +35,13 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-INT64_MAX = (1 << 63) - 1
 MAX_ELEMENTS = 1 << 16  # a shape tensor longer than this is not a shape: irreshape does not build it
 
 INT_RANGES: dict[str, tuple[int, int]] = {
     "i8": (-(1 << 7), (1 << 7) - 1), "i16": (-(1 << 15), (1 << 15) - 1),
     "i32": (-(1 << 31), (1 << 31) - 1), "i64": (-(1 << 63), (1 << 63) - 1),
     "u8": (0, (1 << 8) - 1), "u16": (0, (1 << 16) - 1), "u32": (0, (1 << 32) - 1), "u64": (0, (1 << 64) - 1),
+    "boolean": (0, 1),  # what comparisons give (a Select's condition)
 }
 # float tensors (``Convert`` to f32 and back, as exporters write ``x / 2`` and ``x ** 0.5`` on a dim): the
 # largest finite value, and the `struct` code that rounds a Python float to the type
@@ -596,7 +596,7 @@ def _wide(et: str) -> bool:
 def convert(data: Tensor, et: str) -> Tensor:
     """``Convert``: each bound converted (wrapping; a float truncated toward 0); between types wider than
     16 bits, and to or from a float (measured with f16), a maximum stays a maximum."""
-    if et not in INT_RANGES and et not in FLOAT_TYPES:
+    if (et not in INT_RANGES and et not in FLOAT_TYPES) or et == "boolean":
         raise Unsupported(f"Convert to {et} (irreshape evaluates integer and f16/f32/f64 tensors only)")
     keep_max = _wide(data.et) and _wide(et)
     src_max, dst_max = type_max(data.et), type_max(et)
@@ -663,7 +663,17 @@ def constant_only(kind: str, inputs: Sequence[Tensor], attrs: dict | None = None
         return _reduce(inputs[0], inputs[1], bool(attrs.get("keep_dims")), sum)
     if kind == "range":
         return range_(*inputs, et=attrs.get("output_type") or inputs[0].et)
+    if kind in COMPARISONS:
+        a, b = inputs
+        vals, shape = _elementwise(lambda x, y: int(COMPARISONS[kind](x, y)), a.lo, a.shape, b.lo, b.shape, "boolean")
+        return Tensor("boolean", tuple(shape), tuple(vals), tuple(vals))
     raise Unsupported(kind)
+
+
+COMPARISONS: dict[str, Callable[[float, float], bool]] = {
+    "equal": lambda x, y: x == y, "notequal": lambda x, y: x != y, "greater": lambda x, y: x > y,
+    "greaterequal": lambda x, y: x >= y, "less": lambda x, y: x < y, "lessequal": lambda x, y: x <= y,
+}
 
 
 def range_(start: Tensor, stop: Tensor, step: Tensor, et: str) -> Tensor:

@@ -15,7 +15,7 @@ the ``<dim>`` lines from newline counts. It is exact, not heuristic:
 * A ``<layer>`` whose content is not ``<data/>``, ``<input>``, ``<output>`` (ports of ``<dim>``s, an
   optional ``<rt_info>``) and an optional ``<rt_info>``, or whose tags span lines, or that holds a dim
   that is not a plain integer, is read by lxml on its own (the ``<layer>`` element alone), with the
-  reader of :mod:`irreshape.ir`: the same objects and findings as a reading of the whole document.
+  reader of :mod:`.reader`: the same objects and problems as a reading of the whole document.
 
 Anything else returns False and the caller reads the document element by element (comments, for
 inline suppressions, take that path). The two readings give equal models: tests compare them on every
@@ -27,9 +27,9 @@ from __future__ import annotations
 import os
 import re
 
-from .model import INT64_MAX, Edges, IRModel, Layer, Port, _parser_kwargs, _Reader, _NO_DATA, _INT
-from ...rules import structure as S
-from ...core.findings import Finding
+from .model import Edges, IRModel, Layer, Port
+from .reader import NO_DATA, Reader, dim_value, parser_options, read_net
+from ...core.findings import Problem
 
 _A = rb"(?:\s+[^\s=/<>]+\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*\s*"  # a tag's attributes (exact XML syntax)
 _RT_INFO = rb"<rt_info>[^<]*(?:<(?!/rt_info>)[^<]*)*</rt_info>\s*"
@@ -98,23 +98,18 @@ def read(model: IRModel, f, limit: int) -> bool:
     """Fill ``model`` from the regular file ``f`` (at its start) of at most ``limit`` bytes. False, with
     ``model`` untouched, when the document is not one this reader takes (malformed or too large
     included): read it element by element then."""
-    scanner = _Scanner(f, limit)
+    scanner = Scanner(f, limit)
     try:
-        head, layers, duplicates, edges, findings = scanner.run()
+        head, layers, duplicates, edges, problems = scanner.run()
         well_formed = scanner.checker.result()
     except Exception:  # _Whole; or a malformed document (checked beside the scan) that tripped the scan
         return False
     if not well_formed:
         return False
     root, net_line = head
-    model.name = root.get("name", "")
-    v = root.get("version")
-    model.version = int(v) if v is not None and _INT.fullmatch(v) and len(v) < 10 else None
-    if model.version not in (10, 11):
-        model.findings.append(Finding(S.NOT_IR, f"IR version {v!r} is not supported by OpenVINO "
-                                      "(10 and 11 are)", net_line))
+    read_net(model, root.get, net_line)
     model.layers, model.duplicates, model.edges = layers, duplicates, edges
-    model.findings.extend(findings)
+    model.problems.extend(problems)
     return True
 
 
@@ -145,13 +140,13 @@ class _Checker:
             self._thread = threading.Thread(target=self._check_file, args=(path,), daemon=True)
             self._thread.start()
         else:
-            self._parser = etree.XMLParser(target=_Null(), **_parser_kwargs())
+            self._parser = etree.XMLParser(target=_Null(), **parser_options())
 
     def _check_file(self, path: str) -> None:
         from lxml import etree
 
         try:  # a parser of this thread's own: lxml's parsers belong to one thread
-            etree.parse(path, etree.XMLParser(target=_Null(), **_parser_kwargs()))
+            etree.parse(path, etree.XMLParser(target=_Null(), **parser_options()))
         except Exception:  # XMLSyntaxError, or anything else: the element-by-element reading will say
             self._verdict.append(False)
         else:
@@ -175,7 +170,7 @@ class _Checker:
         return True
 
 
-class _Scanner:
+class Scanner:
     """Reads the document a chunk at a time into a window (``data``), dropping what it has read.
 
     It drops only just after a ``>`` or at a line start, so that no tag it counts is ever cut in two:
@@ -190,8 +185,8 @@ class _Scanner:
         self.eof = False
         self.line, self.at = 1, 0  # the line of offset ``at`` of the window
         self.tags = [0, 0]  # the "<layer" and "<edge" in the bytes dropped so far (<layers>, <edges> too)
-        self.findings: list[Finding] = []
-        self.reader = _Reader(self.findings)
+        self.problems: list[Problem] = []
+        self.reader = Reader(self.problems)
         self.share = self.reader.share
         self.kinds = self.reader.kinds
         self.data_dicts: dict[bytes, dict[str, str]] = {}
@@ -199,7 +194,7 @@ class _Scanner:
         self.dims = self.reader.dims  # text of a good <dim> -> its value
 
     # -- the window ------------------------------------------------------------------------------
-    def _more(self) -> bool:
+    def refill(self) -> bool:
         """Read the next chunk into the window; False at the end of the file."""
         chunk = b"" if self.eof else self.f.read(CHUNK)
         if not chunk:
@@ -216,7 +211,7 @@ class _Scanner:
         """The index of the first ``token`` at or after ``pos``, reading on as needed; -1 if there is none."""
         while True:
             i = self.data.find(token, pos)
-            if i >= 0 or not self._more():
+            if i >= 0 or not self.refill():
                 return i
 
     def _drop(self, p: int) -> None:
@@ -242,7 +237,7 @@ class _Scanner:
 
     def _head(self) -> tuple[dict[str, str], int]:
         """Read the prolog up to ``<layers>``: (the ``<net>`` attributes, the line of ``<net>``)."""
-        while self.data.find(b"<layers>") < 0 and len(self.data) < _PROLOG_MAX and self._more():
+        while self.data.find(b"<layers>") < 0 and len(self.data) < _PROLOG_MAX and self.refill():
             pass
         data = self.data
         m = _PROLOG.match(data)
@@ -269,7 +264,7 @@ class _Scanner:
                     self.line, self.at = line, at
                     self._drop(pos)
                     end = self._find(b"</layer", 0)
-                    while 0 <= end and len(self.data) < end + 9 and self._more():
+                    while 0 <= end and len(self.data) < end + 9 and self.refill():
                         pass
                     data, pos, line, at = self.data, 0, self.line, 0
                     continue
@@ -303,11 +298,11 @@ class _Scanner:
         self.line, self.at = line, at
         self._drop(start + 9)
         edges = self._edges()
-        while self._more() or self.data:  # the rest of the document, dropped just after a ">"
+        while self.refill() or self.data:  # the rest of the document, dropped just after a ">"
             self._drop(len(self.data) if self.eof else self.data.rfind(b">") + 1)
         if self.tags != [len(layers) + len(duplicates), len(edges) + 1]:
             raise _Whole  # a <layer> or an <edge> somewhere else
-        return head, layers, duplicates, edges, self.findings
+        return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
         raw = m.group(1)
@@ -325,7 +320,7 @@ class _Scanner:
         if known is None:
             typ = share(typ, typ)
             known = self.kinds[typ] = (typ, typ.lower())
-        layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, _NO_DATA, (), ())
+        layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
         raw = m.group(2)
         if raw is not None:
             d = self.data_dicts.get(raw)
@@ -390,12 +385,9 @@ class _Scanner:
         for text in _DIM.findall(body):
             v = known.get(text)  # type: ignore[call-overload]
             if v is None:
-                s = text.decode()
-                if not (_INT.fullmatch(s.strip()) and len(s) <= 40):
+                v = dim_value(text.decode())
+                if isinstance(v, str):
                     raise _OneLayer  # a bad dim: the lxml reading reports it
-                v = int(s)
-                if not -1 <= v <= INT64_MAX:
-                    raise _OneLayer
                 if len(known) < 4096:
                     known[text] = v  # type: ignore[index]
             dims.append(v)
@@ -408,11 +400,11 @@ class _Scanner:
         return self.share(t, t), rel
 
     def _lxml_layer(self, start: int, line: int, end: int) -> Layer:
-        """One ``<layer>`` element read by lxml and :class:`irreshape.ir._Reader`, lines shifted."""
+        """One ``<layer>`` element read by lxml and :class:`.reader.Reader`, lines shifted."""
         from lxml import etree
 
         try:
-            el = etree.fromstring(self.data[start:end], etree.XMLParser(**_parser_kwargs()))
+            el = etree.fromstring(self.data[start:end], etree.XMLParser(**parser_options()))
         except etree.XMLSyntaxError:
             raise _Whole from None  # not one element: a <layer> in another
         self.reader.base = line - 1
@@ -445,7 +437,7 @@ class _Scanner:
                 if end >= 0:
                     return edges
                 pos = 0
-            elif not self._more():
+            elif not self.refill():
                 raise _Whole  # no </edges>
 
     def _edge_region(self, begin: int, end: int, line: int, edges: Edges, last: bool) -> int:

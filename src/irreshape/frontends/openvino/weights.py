@@ -4,16 +4,22 @@ from __future__ import annotations
 
 import os
 import re
+import struct
 
-from .model import Layer, clip, display_path, open_regular
-from ...rules import weights as W
-from ...core.findings import Finding
+from ...core.dims import UINT64_MAX
+from ...core.findings import Problem, ProblemError
+from ...core.text import clip, display_path
+from ..files import open_regular
+from .model import Layer
 
 # element type → (bytes per element, struct-like signedness); only the integer types a pattern can use
 INT_TYPES: dict[str, tuple[int, bool]] = {
     "i8": (1, True), "i16": (2, True), "i32": (4, True), "i64": (8, True),
     "u8": (1, False), "u16": (2, False), "u32": (4, False), "u64": (8, False),
 }
+# the float types whose values are read (a dim converted to f32, divided and converted back): struct codes
+FLOAT_TYPES: dict[str, str] = {"f16": "e", "f32": "f", "f64": "d"}
+MAX_FLOATS = 1 << 16  # a float Const with more values is no part of a shape computation: its values are not read
 # every element type string OpenVINO accepts, with its bit width (for the size check)
 BIT_WIDTHS: dict[str, int] = {
     "f16": 16, "f32": 32, "bf16": 16, "f64": 64, "i4": 4, "i8": 8, "i16": 16, "i32": 32, "i64": 64,
@@ -22,7 +28,6 @@ BIT_WIDTHS: dict[str, int] = {
 }
 _ALIASES = {"fp16": "f16", "fp32": "f32", "fp64": "f64", "bin": "u1", "bool": "boolean", "unspecified": "undefined"}
 LFS_MAGIC = b"version https://git-lfs"
-UINT64_MAX = (1 << 64) - 1
 _UINT = re.compile(r"[0-9]+")
 
 
@@ -33,10 +38,6 @@ def element_type(text: str) -> str | None:
     return t if t in BIT_WIDTHS else None
 
 
-class ConstError(Exception):
-    def __init__(self, finding: Finding) -> None:
-        super().__init__(finding.message)
-        self.finding = finding
 
 
 class Weights:
@@ -59,16 +60,16 @@ class Weights:
             self._size = os.fstat(self._file.fileno()).st_size
             head = self._file.read(len(LFS_MAGIC)) if self._size < 1024 else b""
         except FileNotFoundError:
-            self._problem = (W.MISSING, f"{name} does not exist; Const values cannot be read")
+            self._problem = ("weights-missing", f"{name} does not exist; Const values cannot be read")
             return
         except OSError as e:
-            self._problem = (W.UNREADABLE, f"{name} cannot be read: {e.strerror or e}")
+            self._problem = ("weights-unreadable", f"{name} cannot be read: {e.strerror or e}")
             return
         if head == LFS_MAGIC:
-            self._problem = (W.LFS_POINTER, (f"{name} is a Git LFS pointer, not the weights; "
+            self._problem = ("weights-lfs-pointer", (f"{name} is a Git LFS pointer, not the weights; "
                                              "run `git lfs pull` (or check out with LFS enabled)"))
         elif self._size == 0:
-            self._problem = (W.EMPTY, f"{name} is empty")
+            self._problem = ("weights-empty", f"{name} is empty")
 
     def close(self) -> None:
         if self._file is not None:
@@ -80,28 +81,28 @@ class Weights:
         self._check()
         if self._problem is not None:
             rule, msg = self._problem
-            raise ConstError(Finding(rule, f"Const {layer.name!r}: {msg}", layer.line, layer.ref))
+            raise ProblemError(Problem(rule, f"Const {layer.name!r}: {msg}", layer.line, layer.ref))
         assert self._size is not None and self._file is not None
         end = offset + size
         if end > self._size:
             where = (f"offset {offset} is past the end of the {self._size}-byte .bin" if offset >= self._size else
                      f"offset {offset} + size {size} = {end} is past the end of the {self._size}-byte .bin "
                      "(is the .bin truncated, or from another export?)")
-            raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: {where}", layer.line, layer.ref))
+            raise ProblemError(Problem("const-out-of-bounds", f"Const {layer.name!r}: {where}", layer.line, layer.ref))
         length = size if length is None else length
         self._file.seek(offset)
         data = self._file.read(length)
         if len(data) != length:
-            raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: the .bin ended after "
+            raise ProblemError(Problem("const-out-of-bounds", f"Const {layer.name!r}: the .bin ended after "
                                      f"{len(data)} of {length} bytes", layer.line, layer.ref))
         return data
 
 
 def const_shape(layer: Layer) -> tuple[int, ...]:
-    """The Const's ``shape`` data attribute ("" is a scalar). Raises ConstError if malformed."""
+    """The Const's ``shape`` data attribute ("" is a scalar). Raises ProblemError if malformed."""
     text = layer.data.get("shape")
     if text is None:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r} has no `shape` data attribute",
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r} has no `shape` data attribute",
                                  layer.line, layer.ref))
     text = text.strip()
     if not text:
@@ -109,7 +110,7 @@ def const_shape(layer: Layer) -> tuple[int, ...]:
     parts = [t.strip() for t in text.split(",")]
     dims = tuple(int(t) if _UINT.fullmatch(t) and len(t) <= 40 else -1 for t in parts)
     if any(d < 0 or d > UINT64_MAX for d in dims):
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: shape {clip(text)!r} is not a list of "
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: shape {clip(text)!r} is not a list of "
                                  "non-negative integers", layer.line, layer.ref))
     return dims
 
@@ -126,42 +127,49 @@ def _count(shape: tuple[int, ...]) -> int:
     return count
 
 
-def read_int_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[int]]:
-    """Element type, shape and the integer values of a Const, read the way OpenVINO reads them.
+def read_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[float]]:
+    """Element type, shape and the values of a Const, read the way OpenVINO reads them: integers, and
+    f16/f32/f64 values (up to MAX_FLOATS of them); no values for any other type or a larger float Const.
 
-    Raises ConstError with the finding that explains why the values cannot be had.
+    Raises ProblemError with the problem that explains why the values cannot be had.
     """
     d = layer.data
     et_text = d.get("element_type", "")
     et = element_type(et_text)
     if et is None:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: element_type {clip(et_text)!r} is not an "
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: element_type {clip(et_text)!r} is not an "
                                  "OpenVINO element type", layer.line, layer.ref))
     shape = const_shape(layer)
     try:
         offset = int(d["offset"])
         size = int(d["size"])
     except KeyError as e:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r} is missing the mandatory "
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r} is missing the mandatory "
                                  f"attribute {e.args[0]!r}", layer.line, layer.ref)) from None
     except ValueError:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: offset/size are not integers",
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: offset/size are not integers",
                                  layer.line, layer.ref)) from None
     if offset < 0 or size < 0:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: offset {offset} / size {size} "
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: offset {offset} / size {size} "
                                  "must not be negative", layer.line, layer.ref))
     if offset + size > UINT64_MAX:
-        raise ConstError(Finding(W.OUT_OF_BOUNDS, f"Const {layer.name!r}: offset {offset} + size {size} "
+        raise ProblemError(Problem("const-out-of-bounds", f"Const {layer.name!r}: offset {offset} + size {size} "
                                  "overflows uint64", layer.line, layer.ref))
     count = _count(shape)
     needed = (count * BIT_WIDTHS[et] + 7) // 8
     if size < needed:
-        raise ConstError(Finding(W.SIZE_MISMATCH, f"Const {layer.name!r}: size {size} is smaller than the "
+        raise ProblemError(Problem("const-size-mismatch", f"Const {layer.name!r}: size {size} is smaller than the "
                                  f"{needed} bytes its shape {clip(list(shape))} of {et} needs", layer.line, layer.ref))
+    if et in FLOAT_TYPES:
+        if count > MAX_FLOATS:
+            return et, shape, []
+        code = FLOAT_TYPES[et]
+        raw = weights.read(layer, offset, size, count * struct.calcsize(code))
+        return et, shape, list(struct.unpack(f"<{count}{code}", raw))
     if et not in INT_TYPES:
         return et, shape, []
     if count > 1 << 20:
-        raise ConstError(Finding(W.BAD_CONST, f"Const {layer.name!r}: {count} elements is too many for a "
+        raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: {count} elements is too many for a "
                                  "shape pattern", layer.line, layer.ref))
     width, signed = INT_TYPES[et]
     raw = weights.read(layer, offset, size, needed)

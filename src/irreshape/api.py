@@ -1,0 +1,93 @@
+"""The Python API: :func:`check` runs what ``irreshape check`` runs and gives back a :class:`Report`.
+
+    import irreshape
+
+    report = irreshape.check("models/", select=["IR1"], jobs=2)
+    for f in report.files:
+        for finding in f.findings:
+            print(f.path, finding.line, finding.code, finding.message)
+    raise SystemExit(report.exit_code)  # what the CLI would exit with
+
+Options mirror the command line's (``select``, ``extend_select``, ``ignore``, ``config``, ``isolated``,
+``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``exit_zero``, ``debug``). ``executor=``
+takes any :class:`concurrent.futures.Executor` (a Dask or Ray cluster's, say): the files are mapped over
+it instead of irreshape's own processes. A bad option or configuration raises :class:`UsageError` (the
+CLI's exit status 2).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Optional
+
+from . import lint
+from .core.results import FileResult
+from .lint.config import BaselineError, ConfigError, build
+from .lint.select import SelectorError
+from .report import Context, get, summary
+
+if TYPE_CHECKING:
+    from concurrent.futures import Executor
+
+
+class UsageError(ValueError):
+    """A bad option, configuration file or baseline (the CLI's exit status 2)."""
+
+
+@dataclass
+class Report:
+    """What a run found: one :class:`~irreshape.core.results.FileResult` per file (``path``, ``layers``,
+    ``findings``), in the order the files were given (directories walked in sorted order)."""
+
+    files: list[FileResult]
+    counts: dict[str, int]  # files, layers, errors, warnings, infos
+    exit_code: int  # what `irreshape check` would exit with: 0 clean, 1 errors, 2 irreshape failed
+    root: str = "."
+    baselined: int = 0  # findings left out because the baseline holds them
+
+    def to_json(self) -> str:
+        """The document ``irreshape check --output-format json`` writes, byte for byte."""
+        out = io.StringIO()
+        get("json")(self.files, out, Context(root=self.root, baselined=self.baselined))
+        return out.getvalue()
+
+
+def _selectors(value: Optional[Iterable[str] | str]) -> Optional[list[str]]:
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else list(value)
+    return [c.strip() for v in items for c in v.split(",") if c.strip()]
+
+
+def settings(select=None, extend_select=None, ignore=None, config: Optional[str] = None, isolated: bool = False,
+             force_exclude: bool = False, max_xml_size=None, baseline: Optional[str] = None,
+             jobs: Optional[int] = None, debug: bool = False, output_format: Optional[str] = None) -> lint.Settings:
+    """The run's settings from the command line's options (None: not given) and the configuration file."""
+    cli = {"select": _selectors(select), "extend-select": _selectors(extend_select), "ignore": _selectors(ignore),
+           "output-format": output_format, "max-xml-size": max_xml_size, "baseline": baseline,
+           "force-exclude": force_exclude, "jobs": jobs or lint.default_jobs(), "debug": debug}
+    try:
+        return build(cli, config, isolated)
+    except (ConfigError, BaselineError, SelectorError) as e:
+        raise UsageError(str(e)) from None
+
+
+def run(paths: Sequence[str], run_settings: lint.Settings, executor: "Optional[Executor]" = None,
+        apply_baseline: bool = True) -> lint.Outcome:
+    """``lint.run`` with a bad baseline file raised as a UsageError."""
+    try:
+        return lint.run(list(paths) or ["."], run_settings, apply_baseline, executor)
+    except (ConfigError, BaselineError, SelectorError) as e:
+        raise UsageError(str(e)) from None
+
+
+def check(*paths: str, exit_zero: bool = False, executor: "Optional[Executor]" = None, **options) -> Report:
+    """Check files and directories (default: the working directory), as ``irreshape check`` does."""
+    outcome = run(paths, settings(**options), executor)
+    return Report(outcome.results, summary(outcome.results), outcome.exit_code(exit_zero), outcome.root,
+                  outcome.baselined)
+
+
+__all__: Sequence[str] = ("Report", "UsageError", "check")

@@ -1,0 +1,100 @@
+"""Check one OpenVINO IR: parse → the graph's structure → recompute every Reshape-family layer → findings."""
+
+from __future__ import annotations
+
+from ..core.dims import Shape
+from ..core.order import topological
+from ..core.results import FileResult, Options, Status
+from ..frontends.openvino import NotIR, parse
+from ..frontends.openvino.model import IRModel, Port
+from ..rules import finding
+from ..rules import structure as S
+from ..rules import weights as W
+from . import internal_error
+from .graph import Graph
+from .reshape import KINDS, check_layer
+from .structure import check_graph, shape_cycles
+
+_UNREAD = frozenset(r.name for r in (S.XML_SYNTAX, S.UNREADABLE, S.FILE_TOO_LARGE, S.XML_ENTITIES))
+_BIN_PROBLEMS = (W.MISSING, W.LFS_POINTER, W.UNREADABLE, W.EMPTY)
+_LIES = (Status.MISMATCH, Status.INVALID)
+
+
+def check_path(path: str, options: Options | None = None) -> FileResult | None:
+    """Check the IR at ``path``; None when it is XML of another kind."""
+    try:
+        model = parse(path, (options or Options()).max_xml_size)
+    except NotIR:
+        return None
+    return check_model(model, options)
+
+
+def order(model: IRModel) -> tuple[list[str], list[str]]:
+    """(layer ids producers first, the ids of layers on a cycle or fed by one): the file order when every
+    edge runs forward (as OpenVINO writes IRs), else a topological sort."""
+    if model.link().ordered:
+        return list(model.layers), []
+    return topological(list(model.layers), ((e.from_layer, e.to_layer) for e in model.edges))
+
+
+def check_model(model: IRModel, options: Options | None = None) -> FileResult:
+    """Check a parsed model. A layer whose check fails internally gets an IR900 finding; the others go on."""
+    result = FileResult(model.path, model=model)
+    result.findings.extend(finding(p) for p in model.problems)
+    if any(p.rule in _UNREAD for p in model.problems):
+        return result  # what was read before the problem is not the model OpenVINO would load
+    result.findings.extend(check_graph(model))
+    ordered, cyclic = order(model)
+    graph = Graph(model)
+    # A second reading of the graph in which the Reshapes that lie keep their declared dims: a layer
+    # downstream of a liar (through its data or a ShapeOf of it) that agrees with this reading is not
+    # blamed, since the lie may be in the liar's pattern as well as in its declared dims.
+    honest: list[tuple[Port, Shape]] = []
+    alt: Graph | None = None
+    liars = 0
+    try:
+        for lid in ordered + cyclic:
+            layer = model.layers[lid]
+            if layer.kind not in KINDS:
+                continue
+            try:
+                verdict, findings = check_layer(layer, graph)
+                if liars and verdict.status in _LIES:
+                    if alt is None:
+                        alt = Graph(model, graph.weights)
+                        for key in honest:
+                            alt.set_shape(*key)
+                    second, second_findings = check_layer(layer, alt)
+                    if second.status is Status.OK:
+                        verdict, findings = second, second_findings
+            except Exception as e:
+                if options is not None and options.debug:
+                    raise
+                result.findings.append(internal_error(model.path, e, layer))
+                result.internal_error = True
+                continue
+            if verdict.expected_known and layer.outputs:
+                out = (layer.outputs[0], verdict.expected)
+                graph.set_shape(*out)
+                if verdict.status is Status.OK:
+                    honest.append(out)
+                    if alt is not None:
+                        alt.set_shape(*out)
+            liars += verdict.status in _LIES
+            result.layers.append(verdict)
+            result.findings.extend(findings)
+    finally:
+        graph.weights.close()
+    if cyclic:
+        reported = {f.layer.id for f in result.findings if f.rule is S.CYCLE and f.layer is not None}
+        reshapes = [model.layers[lid] for lid in cyclic
+                    if model.layers[lid].kind in KINDS and model.layers[lid].kind != "staticreshape"]
+        result.findings.extend(shape_cycles(set(cyclic), [r for r in reshapes if r.id not in reported]))
+    seen: set = set()  # a .bin that cannot be used is one problem, however many Consts need it;
+    # a broken Const shared by several Reshapes is one finding too
+    result.findings = [f for f in result.findings
+                       if not ((key := f.rule if f.rule in _BIN_PROBLEMS else (f.rule, f.line, f.message)) in seen
+                               or seen.add(key))]
+    result.layers.sort(key=lambda r: (r.layer.line, r.layer.id))
+    result.sort()
+    return result

@@ -1,0 +1,291 @@
+"""Reshape-family layers of an IR: recompute the output dims and compare them with what the XML declares."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Optional
+
+from ..core.dims import Agreement, Bound, Dim, Shape, agreement, differing, format_shape, is_static_shape, volume
+from ..core.findings import Finding, Rule
+from ..core.results import LayerResult, Status
+from ..core.text import fmt_list, parse_bool
+from ..frontends.openvino.weights import element_type
+from ..rules import structure as S
+from ..rules.reshape import (CONSUMER_MISMATCH, DYNAMIC_DECLARED, INPUT_MISMATCH, INVALID_PATTERN, LITERAL_ZERO,
+                             OUTPUT_MISMATCH, PATTERN_PORT, RANK_MISMATCH, SPECIAL_ZERO, UNVERIFIED, VOLUME_MISMATCH)
+from ..shapes.onednn import onednn_reshape
+from ..shapes.reshape import ReshapeError, reshape_v1
+from .values import Unknown
+
+if TYPE_CHECKING:
+    from ..frontends.openvino.model import Layer, Port
+    from .graph import Graph
+
+# element types OpenVINO refuses for a pattern: "PartialShape pattern must be an integral number."
+NOT_INTEGRAL = frozenset({"f16", "f32", "f64", "bf16", "boolean", "nf4", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})
+
+KINDS = {"reshape": "Reshape", "staticreshape": "StaticReshape", "dynamicreshape": "DynamicReshape"}
+
+_WRONG = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})  # a declared dim IR101 reports
+_ANY = _WRONG | {Agreement.LOOSE}  # any declared dim other than the recomputed one
+
+
+def kind_name(layer: "Layer") -> str:
+    return KINDS.get(layer.kind, layer.type)
+
+
+def describe(layer: "Layer") -> str:
+    return f"{kind_name(layer)} {layer.name!r} (id {layer.id})"
+
+
+class _Done(Exception):
+    """The layer's verdict is reached before its output is recomputed."""
+
+
+class _Check:
+    """One Reshape-family layer being checked: its verdict and findings as they are reached."""
+
+    def __init__(self, layer: "Layer", graph: "Graph") -> None:
+        self.layer, self.graph = layer, graph
+        self.out = layer.outputs[0] if layer.outputs else None
+        declared = list(self.out.dims) if self.out is not None and self.out.dims is not None else None
+        self.res = LayerResult(layer, Status.OK, declared)
+        self.findings: list[Finding] = []
+        self.who = describe(layer)
+
+    def find(self, rule: Rule, message: str, line: int | None = None) -> None:
+        self.findings.append(Finding(rule, f"{self.who}: {message}", line or self.layer.line, self.layer.ref))
+
+    def stop(self, status: Status, consumers: bool = False) -> _Done:
+        self.res.status = status
+        if consumers:
+            self.findings.extend(_check_consumers(self.layer, self.out, self.res.declared, self.graph))
+        return _Done()
+
+
+def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Finding]]:
+    """Recompute one Reshape-family layer; return its verdict and its findings."""
+    c = _Check(layer, graph)
+    try:
+        _special_zero(c)
+        data_port = _ports(c)
+        candidates = _input_candidates(data_port, graph)
+        c.res.input_shape = candidates[0]
+        c.findings.extend(_check_input_edge(layer, data_port, graph, candidates))
+        bounds = _static_pattern(c) if layer.kind == "staticreshape" else _pattern(c)
+        _recompute(c, candidates, bounds)
+    except _Done:
+        pass
+    return c.res, c.findings
+
+
+def _special_zero(c: _Check) -> None:
+    raw = c.layer.data.get("special_zero")
+    c.res.special_zero, well_spelled = parse_bool(raw)
+    if not well_spelled:
+        c.find(SPECIAL_ZERO, "special_zero is " + ("missing" if raw is None else f"{raw!r}")
+               + "; OpenVINO reads it as false")
+
+
+def _ports(c: _Check) -> "Port":
+    """The data input port; IR022 and the verdict `invalid` without it, the shape input or the output."""
+    layer = c.layer
+    data_port = _input(layer, 0)
+    if data_port is None or c.out is None or (layer.kind != "staticreshape" and _input(layer, 1) is None):
+        what = "data input" if data_port is None else ("output" if c.out is None else "shape input")
+        c.findings.append(Finding(S.MISSING_PORT, f"{c.who} has no {what} port", layer.line, layer.ref))
+        raise c.stop(Status.INVALID)
+    return data_port
+
+
+def _static_pattern(c: _Check) -> list[Bound]:
+    """StaticReshape (oneDNN's, as an IR layer): the pattern is its `shape` attribute."""
+    layer = c.layer
+    try:
+        vals = [int(t) for t in layer.data.get("shape", "").replace(" ", "").split(",") if t != ""]
+    except ValueError:
+        c.findings.append(Finding(INVALID_PATTERN, f"StaticReshape {layer.name!r}: shape {layer.data.get('shape')!r} "
+                                  "is not a comma-separated list of integers", layer.line, layer.ref))
+        raise c.stop(Status.INVALID) from None
+    c.res.pattern_origin = f"the `shape` attribute of {layer.name!r}"
+    return [Bound.value(v) for v in vals]
+
+
+def _pattern(c: _Check) -> list[Bound]:
+    """The pattern's bounds, evaluated from the shape input. When they cannot be had, the rank is still
+    checked against the pattern's length, and the verdict is reached here."""
+    layer, graph, res = c.layer, c.graph, c.res
+    shape_port = layer.inputs[1]
+    src = shape_port.producer
+    if src is not None and src[0].kind == "const":
+        et = element_type(src[0].data.get("element_type") or "")
+        if et in NOT_INTEGRAL:
+            c.find(INVALID_PATTERN, f"the pattern Const {src[0].name!r} is {et}: PartialShape pattern must be an "
+                   "integral number.")
+            raise c.stop(Status.INVALID)
+    value = graph.input_value(layer, shape_port)
+    if isinstance(value, Unknown):
+        _unverified(c, value, shape_port)
+    if len(value.shape) != 1:
+        c.find(INVALID_PATTERN, f"the pattern has shape {list(value.shape)}: Pattern shape must have rank 1")
+        raise c.stop(Status.INVALID)
+    res.pattern_origin = value.origin
+    _check_pattern_port(c, shape_port, len(value.bounds))
+    return value.bounds
+
+
+def _unverified(c: _Check, value: Unknown, shape_port: "Port") -> None:
+    """The pattern cannot be evaluated: the layer is unverified (invalid where OpenVINO itself fails on
+    the shape subgraph); its declared rank is still checked against the pattern's declared length."""
+    if value.finding is not None:
+        c.findings.append(value.finding)
+        if value.finding.rule is INVALID_PATTERN:
+            raise c.stop(Status.INVALID)  # the shape subgraph itself fails in OpenVINO (a division by zero)
+    src = shape_port.producer
+    pattern_len = None
+    if src is not None and src[1].dims is not None and len(src[1].dims) == 1 and src[1].dims[0] >= 0:
+        pattern_len = src[1].dims[0]
+    elif shape_port.dims is not None and len(shape_port.dims) == 1 and shape_port.dims[0] >= 0:
+        pattern_len = shape_port.dims[0]
+    reason = value.reason if value.finding is None else (
+        f"its shape cannot be read ({value.finding.code} on line {value.finding.line})")
+    c.res.status = Status.UNVERIFIED
+    c.findings.append(Finding(UNVERIFIED, f"{c.who} not verified: {reason}", c.layer.line, c.layer.ref))
+    if pattern_len is not None:
+        _check_pattern_port(c, shape_port, pattern_len)
+        declared = c.res.declared
+        if declared is not None and len(declared) != pattern_len:
+            c.find(RANK_MISMATCH, f"declares rank {len(declared)} {fmt_list(declared)}, the shape input has "
+                   f"{pattern_len} elements")
+            c.res.status = Status.MISMATCH
+    raise c.stop(c.res.status, consumers=True)
+
+
+def _check_pattern_port(c: _Check, shape_port: "Port", n: int) -> None:
+    if shape_port.dims is not None and tuple(shape_port.dims) != (n,):
+        c.find(PATTERN_PORT, f"shape input port {shape_port.id} declares {fmt_list(shape_port.dims)}, "
+               f"the shape tensor has {n} elements")
+
+
+def _recompute(c: _Check, candidates: list[Shape], bounds: list[Bound]) -> None:
+    """The output dims from the input and the pattern, the checks OpenVINO skips, and the comparison with the
+    declared dims. With a lying Reshape upstream, the reading of its output that explains this layer is
+    taken: the blame stays with the layer that lies."""
+    layer, graph, res = c.layer, c.graph, c.res
+    res.pattern = bounds
+    declared, sz = res.declared, res.special_zero
+    engine = reshape_v1 if layer.kind == "reshape" else onednn_reshape
+    outcomes = [(shape, graph.reshaped(engine, shape, bounds, sz)) for shape in candidates]
+    in_shape, expected = next((o for o in outcomes if declared is not None and not isinstance(o[1], ReshapeError)
+                               and len(declared) == len(o[1]) and not differing(declared, o[1], _ANY)),
+                              outcomes[0])
+    res.input_shape = in_shape
+    if isinstance(expected, ReshapeError):
+        c.find(INVALID_PATTERN, f"input {format_shape(in_shape)}, pattern "
+               f"{fmt_list(b.lo if b.lo == b.hi else '?' for b in bounds)}, special_zero={str(sz).lower()}: "
+               f"{expected.message}")
+        raise c.stop(Status.INVALID, consumers=True)
+    res.expected, res.expected_known = expected, True
+    _spec_checks(c, in_shape, bounds, expected)
+    if declared is not None:
+        status = _compare(c, declared, expected)
+        if res.status is Status.OK:
+            res.status = status
+    c.findings.extend(_check_consumers(layer, c.out, declared, graph, expected))
+
+
+def _spec_checks(c: _Check, in_shape: Shape, bounds: list[Bound], expected: list[Dim]) -> None:
+    """What the spec forbids and OpenVINO lets through: a literal 0 emptying a non-empty tensor, and a
+    change of volume behind a -1 or a special zero."""
+    zeros = [i for i, b in enumerate(bounds) if b.lo == b.hi == 0]
+    if not c.res.special_zero and zeros and in_shape is not None and not any(d == 0 for d in in_shape):
+        c.find(LITERAL_ZERO, f"special_zero=false makes the 0 at index {', '.join(map(str, zeros))} a literal 0, "
+               f"so the output {format_shape(expected)} is empty while the input {format_shape(in_shape)} is not "
+               "known to be (special_zero=true copies input dims)")
+        c.res.status = Status.INVALID
+    if is_static_shape(in_shape) and is_static_shape(expected):
+        vin = volume(d.lo for d in in_shape)  # type: ignore[union-attr]
+        vout = volume(d.lo for d in expected)
+        if vin != vout:
+            c.find(VOLUME_MISMATCH, f"input {format_shape(in_shape)} has {vin} elements, output "
+                   f"{format_shape(expected)} has {vout}; OpenVINO accepts this pattern only because it skips "
+                   "the volume check")
+            c.res.status = Status.INVALID
+
+
+def _input(layer: "Layer", index: int) -> Optional["Port"]:
+    return layer.inputs[index] if len(layer.inputs) > index else None
+
+
+def _input_candidates(port: "Port", graph: "Graph") -> list[Shape]:
+    """The input shape, and where a checked Reshape feeds it with dims other than it declares, that
+    Reshape's declared dims as a second reading."""
+    first = graph.input_shape(port)
+    src = port.source
+    if src is None or src.dims is None or graph.computed(src) is None:
+        return [first]
+    declared = [Dim.of(v) for v in src.dims]
+    if first is not None and [d.to_ir() for d in first] == [d.to_ir() for d in declared]:
+        return [first]
+    return [first, declared]
+
+
+def _compare(c: _Check, declared: list[int], expected: list[Dim]) -> Status:
+    """IR102 for another rank, IR101 for a dim that cannot be declared so, IR105 for a -1 that could be static."""
+    exp = format_shape(expected)
+    if len(declared) != len(expected):
+        c.find(RANK_MISMATCH, f"declares {fmt_list(declared)} (rank {len(declared)}), expected {exp} "
+               f"(rank {len(expected)})")
+        return Status.MISMATCH
+    bad = differing(declared, expected, _WRONG)
+    if bad:
+        c.find(OUTPUT_MISMATCH, f"declares {fmt_list(declared)}, expected {exp} (dim {', '.join(map(str, bad))})")
+        return Status.MISMATCH
+    loose = differing(declared, expected, frozenset({Agreement.LOOSE}))
+    if loose:
+        c.find(DYNAMIC_DECLARED, f"declares {fmt_list(declared)}, expected {exp}: dim "
+               f"{', '.join(map(str, loose))} is static")
+        return Status.MISMATCH
+    return Status.OK
+
+
+def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: list[Shape]) -> Iterator[Finding]:
+    """The input port must hold what its producer produces: a Parameter's `shape` attribute (its port
+    dims are only decoration), a checked Reshape's recomputed (or, when that one lies, declared) dims."""
+    src_port = port.source
+    if src_port is None or src_port.dims is None or port.dims is None:
+        return
+    src_layer = src_port.layer
+    readings = [tuple(d.to_ir() for d in c) for c in candidates if c is not None]
+    if src_layer.kind != "parameter" and graph.computed(src_port) is None:
+        readings = [tuple(src_port.dims)]
+    theirs = readings[0] if readings else tuple(src_port.dims)
+    if tuple(port.dims) not in readings:
+        yield Finding(INPUT_MISMATCH, f"{describe(layer)}: input port {port.id} declares {fmt_list(port.dims)}, but "
+                      f"{src_layer.type} {src_layer.name!r} (id {src_layer.id}) port {src_port.id} produces "
+                      f"{fmt_list(theirs)}", port.line, layer.ref)
+
+
+def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
+                     expected: Shape = None) -> Iterator[Finding]:
+    """Each consumer's input port must agree with the Reshape's output.
+
+    Where the output is recomputed, a consumer is judged against the recomputed dims, so a lying
+    output port (already IR101/IR102) does not also blame the consumers that have it right. A
+    consumer that is itself a Reshape checks its own input port (IR106): the blame goes to it alone.
+    """
+    for c_layer, c_port in graph.model.consumers(layer.id, out_port.id):
+        if c_port.dims is None or c_layer.kind in KINDS:
+            continue
+        if expected is not None:
+            theirs = c_port.dims
+            if len(theirs) == len(expected) and not differing(theirs, expected, _WRONG):
+                continue
+            reference = f"is {format_shape(expected)}"
+        elif declared is None or list(c_port.dims) == declared:
+            continue
+        else:
+            reference = f"declares {fmt_list(declared)}"
+        yield Finding(CONSUMER_MISMATCH, f"{describe(layer)}: output {reference}, but consumer {c_layer.type} "
+                      f"{c_layer.name!r} (id {c_layer.id}) input port {c_port.id} declares {fmt_list(c_port.dims)}",
+                      c_port.line, layer.ref)

@@ -1,0 +1,56 @@
+"""The one table of formats: which files irreshape reads, and which module of each layer handles them.
+
+An input format is known by its suffix (and, in a directory walk, by a cheap sniff of its first bytes);
+each layer finds its own piece of work for a format here by name, and imports it only when a file of
+that format comes: the reader (``frontends``), the checker (``checks``), the fixer (``fixers``) and the
+explainer (``explain``). Output formats map each ``--output-format`` name to its reporter. The table is
+data: it imports none of the modules it names.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Format:
+    name: str
+    suffix: str  # lower-case, with the dot
+    sniff: str  # frontends: "could this file be one?" for directory walks (path -> bool)
+    check: str  # checks: (path, Options) -> FileResult | None (None: the file is of another kind)
+    fix: str  # fixers: (original bytes, FileResult, skip) -> (new bytes, fixed layer refs, refusals)
+    explain: str  # explain: (FileResult, wanted layer) -> lines
+
+    def load(self, what: str) -> Callable:
+        """The function that does ``what`` (``"sniff"``, ``"check"``, ``"fix"``, ``"explain"``) for this format."""
+        module, _, attr = getattr(self, what).partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+INPUTS: tuple[Format, ...] = (
+    Format("openvino", ".xml", "irreshape.frontends.openvino:sniff_is_ir", "irreshape.checks.openvino:check_path",
+           "irreshape.fixers.openvino:fix_bytes", "irreshape.explain.openvino:explain_layer"),
+    Format("onednn", ".json", "irreshape.frontends.onednn:is_onednn_json", "irreshape.checks.onednn:check_path",
+           "irreshape.fixers.onednn:fix_bytes", "irreshape.explain.onednn:explain_layer"),
+)
+DEFAULT = INPUTS[0]  # a file of any other suffix named on the command line is read as an IR
+
+
+def of(path: str) -> Format | None:
+    """The format a path's suffix names; None for any other suffix."""
+    low = path.lower()
+    return next((f for f in INPUTS if low.endswith(f.suffix)), None)
+
+
+#: ``--output-format`` name -> reporter ``(results, out, ctx) -> None`` (imported only when used, so that
+#: `rich` is loaded only by the `full` format)
+OUTPUTS: dict[str, str] = {
+    "full": "irreshape.report.text:full",
+    "concise": "irreshape.report.text:concise",
+    "json": "irreshape.report.machine:json_report",
+    "json-lines": "irreshape.report.machine:json_lines",
+    "github": "irreshape.report.github:github",
+    "sarif": "irreshape.report.sarif:sarif",
+}

@@ -1,0 +1,71 @@
+"""What a check gives: one :class:`FileResult` per file, holding a :class:`LayerResult` per layer checked and
+the findings. The checks fill them; lint, fixers, explain and every reporter read them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Optional
+
+from .dims import Bound, Shape, shape_to_json
+from .findings import Finding
+
+DEFAULT_MAX_SIZE = 1 << 30  # the largest input file read, unless --max-xml-size says otherwise
+
+
+class Status(StrEnum):
+    """A layer's verdict."""
+
+    OK = "ok"  # the declared dims are the recomputed ones
+    MISMATCH = "mismatch"  # they differ
+    INVALID = "invalid"  # OpenVINO (or oneDNN) rejects the layer, or it breaks the spec
+    UNVERIFIED = "unverified"  # the expected dims could not be computed
+
+
+@dataclass(slots=True)
+class Options:
+    max_xml_size: int = DEFAULT_MAX_SIZE
+    debug: bool = False  # let an internal error raise (with its traceback) instead of reporting IR900
+
+
+@dataclass(slots=True)
+class LayerResult:
+    """The verdict on one layer, and how it was reached (for `explain`). ``layer`` is the frontend's layer
+    (an IR ``Layer``, a oneDNN ``Op``): it has ``id``, ``name``, ``type``, ``line`` and ``ref``."""
+
+    layer: Any
+    status: Status
+    declared: Optional[list[int]]
+    expected: Shape = None
+    expected_known: bool = False
+    input_shape: Shape = None
+    pattern: Optional[list[Bound]] = None
+    pattern_origin: str = ""
+    special_zero: bool = False
+    steps: list[str] = field(default_factory=list)
+
+    @property
+    def fixable(self) -> bool:
+        """``--fix`` rewrites this layer's declared dims: a mismatch whose expected dims (rank included) are
+        known. Never an invalid or unverified layer."""
+        return self.status is Status.MISMATCH and self.expected_known and self.expected is not None
+
+    def to_json(self) -> dict:
+        layer = self.layer
+        return {
+            "id": layer.id, "name": layer.name, "type": layer.type, "line": layer.line,
+            "status": self.status.value, "declared": self.declared,
+            "expected": shape_to_json(self.expected) if self.expected_known else None,
+        }
+
+
+@dataclass(slots=True)
+class FileResult:
+    path: str
+    layers: list[LayerResult] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    model: Any = None  # the model read (a frontend's); None once it crossed a process boundary
+    internal_error: bool = False  # irreshape itself failed on this file (an IR900 finding): exit 2
+
+    def sort(self) -> None:
+        self.findings.sort(key=lambda f: (f.line or 0, f.code, f.message))

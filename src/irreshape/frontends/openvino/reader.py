@@ -1,0 +1,291 @@
+"""The element-by-element reading of an IR ``.xml`` through lxml: any layout, comments and sub-graphs included.
+
+The parser is hardened (no entities, no DTD, no network) and streams the document: only layers, edges
+and comments reach Python, and each ``<layer>`` is freed as soon as it is read. Memory follows the number
+of layers, not the size of the document. :mod:`.scan` reads the serializer's own layout faster and falls
+back to this reader, whose :class:`Reader` it shares for the layers it cannot take apart itself.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...core.dims import INT64_MAX
+from ...core.findings import Problem
+from ...core.text import clip
+from .model import Edge, IRModel, Layer, Port
+
+DIRECTIVE = re.compile(r"irreshape\s*:")  # an `irreshape:` comment (inline suppressions)
+
+
+class NotIR(Exception):
+    """The XML is well-formed but its root is not ``<net>``: not ours, skipped without a word."""
+
+
+class Capped:
+    """A read-only stream for the parser: no ``name`` (lxml would resolve relative to it, and chokes on
+    undecodable paths), and an error past ``limit`` bytes (a file that grows while it is read)."""
+
+    def __init__(self, f, limit: int) -> None:
+        self._f, self._left = f, limit
+
+    def read(self, n: int = -1) -> bytes:
+        data = self._f.read(n if n >= 0 else self._left + 1)
+        self._left -= len(data)
+        if self._left < 0:
+            raise TooLarge()
+        return data
+
+
+class TooLarge(Exception):
+    pass
+
+
+def parser_options() -> dict:
+    return {"resolve_entities": False, "no_network": True, "load_dtd": False, "dtd_validation": False,
+            "huge_tree": False, "remove_blank_text": False}
+
+
+INT_TEXT = re.compile(r"-?[0-9]+")
+
+
+def line_of(el) -> int:
+    """The 1-based line of an element's start tag.
+
+    libxml2 keeps line numbers in 16 bits; past line 65534 lxml's ``sourceline`` reports the line
+    where the element's first text (or, for an empty element, its tail) ends, one line too far
+    for the usual newline-and-indent. Count those newlines back out.
+    """
+    line = el.sourceline or 0
+    if line >= 65535 and isinstance(el.tag, str):
+        text = el.text if el.text is not None else el.tail
+        if text:
+            line -= text.count("\n")
+    return line
+
+
+def dim_value(text: str) -> int | str:
+    """The value of a ``<dim>``'s text (-1 to INT64_MAX), or, for a bad one, what is wrong with it."""
+    t = text.strip()
+    v = int(t) if INT_TEXT.fullmatch(t) and len(t) <= 40 else None
+    if v is not None and -1 <= v <= INT64_MAX:
+        return v
+    return "is beyond int64" if v is not None and v > INT64_MAX else "is below -1" if v is not None else "is not an integer"
+
+
+def bad_dim(text: str | None, line: int, port_el, layer: Layer, problems: list[Problem]) -> int | None:
+    """The value of a ``<dim>`` whose text is not a known good one; a problem and None when it is bad."""
+    text = (text or "").strip()
+    why = dim_value(text)
+    if isinstance(why, int):
+        return why
+    problems.append(Problem("invalid-dim", f"layer {clip(layer.name)!r} port {clip(port_el.get('id', ''))!r}: "
+                            f"<dim>{clip(text)}</dim> {why}", line, layer.ref))
+    return None
+
+
+NO_DATA: dict[str, str] = {}  # the attributes of every layer without <data>: shared, never changed
+
+
+class Reader:
+    """Builds :class:`Layer` objects from ``<layer>`` elements, sharing what repeats between them: equal
+    strings (ids, types, attribute names and values), ``<data>`` dicts and dims tuples (none of them is
+    ever changed), and the values of ``<dim>`` texts already read."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        self.share = {}.setdefault  # share(s, s): the first equal string (or tuple) seen
+        self.kinds: dict[str, tuple[str, str]] = {}  # type attribute -> (its shared string, lower-cased)
+        self.data: dict[tuple, dict[str, str]] = {}  # the items of a <data> element -> its dict
+        self.dims: dict[str, int] = {}  # raw text of a good <dim> -> its value
+        self.base = 0  # added to every line: the line before a <layer> read on its own
+
+    def layer(self, el) -> Layer:
+        get, share = el.get, self.share
+        typ = get("type", "")
+        known = self.kinds.get(typ)
+        if known is None:
+            typ = share(typ, typ)
+            known = self.kinds[typ] = (typ, typ.lower())
+        line = line_of(el) + self.base
+        lid, version = get("id", ""), get("version", "")
+        layer = Layer(share(lid, lid), get("name", ""), known[0], known[1], share(version, version), line, NO_DATA,
+                      (), ())
+        data = inputs = outputs = None
+        for child in el:  # the first <data>, <input> and <output>, as find() would
+            tag = child.tag
+            if tag == "data":
+                data = child if data is None else data
+            elif tag == "input":
+                inputs = child if inputs is None else inputs
+            elif tag == "output":
+                outputs = child if outputs is None else outputs
+        if data is not None:
+            items = tuple(data.items())
+            layer.data = self.data.get(items)  # type: ignore[assignment]
+            if layer.data is None:
+                layer.data = self.data[items] = {share(k, k): share(v, v) for k, v in items}
+        if inputs is not None:
+            layer.inputs = self._ports(inputs, layer)
+        if outputs is not None:
+            layer.outputs = self._ports(outputs, layer)
+        return layer
+
+    def _ports(self, section, layer: Layer) -> tuple[Port, ...]:
+        """The ``<port>``s of ``section``."""
+        known, share, base = self.dims, self.share, self.base
+        target: list[Port] = []
+        for p in section:
+            if p.tag != "port":
+                continue
+            port_line = line_of(p) + base
+            dims: list[int] = []
+            lines: list[int] | None = None  # made only once a <dim> is off "one per line after the port"
+            n = port_line
+            ok = True
+            for d in p:
+                if d.tag != "dim":
+                    continue
+                text = d.text
+                line = d.sourceline or 0  # line_of(d), inlined
+                if line >= 65535:
+                    t = text if text is not None else d.tail
+                    if t:
+                        line -= t.count("\n")
+                line += base
+                n += 1
+                if line != n and lines is None:
+                    lines = list(range(port_line + 1, n))
+                if lines is not None:
+                    lines.append(line)
+                v = known.get(text)  # type: ignore[arg-type]
+                if v is None:
+                    v = bad_dim(text, line, p, layer, self.problems)
+                    if v is None:
+                        ok = False
+                        continue
+                    if len(known) < 4096:
+                        known[text] = v  # type: ignore[index]
+                dims.append(v)
+            if lines is None and not ok:
+                lines = list(range(port_line + 1, n + 1))
+            pid = p.get("id", "")
+            shape = share(t := tuple(dims), t) if ok else None
+            target.append(Port(share(pid, pid), shape, port_line - layer.line,
+                               None if lines is None else tuple(lines), layer))
+        return tuple(target)
+
+
+def doctype_problem() -> Problem:
+    return Problem("xml-entity-declaration", "the document declares a DOCTYPE; an IR needs none, and irreshape never "
+                   "expands its entities or loads its DTD: the file was not read further", 1)
+
+
+_TAGS = ("layer", "edge", "layers", "net")
+
+
+def read_elements(model: IRModel, f, max_size: int) -> None:
+    from lxml import etree
+
+    problems = model.problems
+    reader = Reader(problems)
+    checked_root = seen_layers = False
+    top = None  # the element at depth 1 whose children were last found to be main-graph layers or edges
+    it = etree.iterparse(Capped(f, max_size), events=("end", "comment"), tag=(*_TAGS, etree.Comment),
+                         **parser_options())
+    try:
+        for event, el in it:
+            if not checked_root:
+                checked_root = True
+                if not _check_root(model, el.getroottree()):
+                    return
+            if event == "comment":
+                if DIRECTIVE.search(el.text or ""):
+                    model.comments.append((line_of(el), el.text or ""))
+                continue
+            tag = el.tag
+            if tag == "net":
+                continue
+            # only the main graph: a TensorIterator's or Loop's <body> is a graph of its own, ids and all
+            parent = el.getparent()
+            if tag == "layers":
+                seen_layers = seen_layers or parent.getparent() is None
+                continue
+            if parent is not top:
+                grand = parent.getparent()
+                if grand is not None and grand.getparent() is None:
+                    top = parent
+            if parent is top:
+                if tag == "layer":
+                    layer = reader.layer(el)
+                    if layer.id in model.layers:
+                        model.duplicates.append(layer)
+                    else:
+                        model.layers[layer.id] = layer
+                else:
+                    get, share = el.get, reader.share
+                    a, b, c, d = get("from-layer", ""), get("from-port", ""), get("to-layer", ""), get("to-port", "")
+                    line = line_of(el)
+                    if line >= 65535 and model.edges:  # an empty element: libxml2 has no line past 65534,
+                        prev = el.getprevious()  # but the edge before it has, and its tail counts the newlines
+                        if prev is not None and prev.tag == "edge" and prev.tail is not None:
+                            line = model.edges[-1].line + prev.tail.count("\n")
+                    model.edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line))
+            # drop the element read and the siblings before it, so that the tree never grows
+            el.clear(keep_tail=tag == "edge")  # the next edge's line may need this one's tail
+            while el.getprevious() is not None:
+                del parent[0]
+    except etree.XMLSyntaxError as e:
+        if not checked_root and not _root_before_error(model, f, max_size):
+            return
+        line, col = e.position if e.position else (0, 0)
+        msg = re.sub(r"(, use XML_PARSE_HUGE option)?, line \d+, column \d+.*$", "", e.msg or str(e))
+        problems.append(Problem("xml-syntax-error", f"malformed XML: {msg}", line or 1, col=col or 1))
+        return
+    if not checked_root and it.root is not None:  # a root none of whose elements is a layer or an edge
+        checked_root = True
+        if not _check_root(model, it.root.getroottree()):
+            return
+    if not checked_root:
+        problems.append(Problem("xml-syntax-error", "malformed XML: no root element", 1))
+    elif not seen_layers:
+        problems.append(Problem("unsupported-ir", "the document has no <layers> element", 1))
+
+
+def _root_before_error(model: IRModel, f, max_size: int) -> bool:
+    """Check the root as soon as any element has ended, as for a file without errors: the parse above
+    sees only layers, edges and comments, and a syntax error may come before the first of them.
+    Reads the file again up to that point. False: stop reading (as :func:`_check_root`)."""
+    from lxml import etree
+
+    f.seek(0)
+    try:
+        for _event, el in etree.iterparse(Capped(f, max_size), events=("end", "comment"), **parser_options()):
+            return _check_root(model, el.getroottree())
+    except etree.XMLSyntaxError:
+        pass
+    return True
+
+
+def _check_root(model: IRModel, tree) -> bool:
+    """Raise NotIR for foreign XML; report a DTD or an unsupported version. False: stop reading."""
+    root = tree.getroot()
+    if root.tag != "net":
+        raise NotIR(str(root.tag))
+    doc = tree.docinfo
+    if doc.internalDTD is not None or doc.externalDTD is not None or doc.system_url or doc.public_id:
+        model.problems.append(doctype_problem())  # a prolog the first bytes did not show (UTF-16, long)
+        return False
+    read_net(model, root.get, root.sourceline)
+    return True
+
+
+def read_net(model: IRModel, get, line: int) -> None:
+    """The ``<net>`` element's name and IR version (``get``: its attribute getter); a problem for a version
+    OpenVINO does not read."""
+    model.name = get("name", "")
+    v = get("version")
+    model.version = int(v) if v is not None and INT_TEXT.fullmatch(v) and len(v) < 10 else None
+    if model.version not in (10, 11):
+        model.problems.append(Problem("unsupported-ir", f"IR version {v!r} is not supported by OpenVINO "
+                                      "(10 and 11 are)", line))

@@ -1,0 +1,672 @@
+"""The convolution family: MatMul, Convolution, GroupConvolution, BinaryConvolution, DeformableConvolution
+(opset1 and opset8), ConvolutionBackpropData, GroupConvolutionBackpropData and Einsum, as openvino 2026.4.1
+infers their output shapes.
+
+Each shape function follows its OpenVINO shape-inference unit (``src/core/shape_inference/include/``) and
+the ``validate_and_infer_types`` of the op (``src/core/src/op/``), including their checks, in their order,
+on dims that are intervals. The window arithmetic is ``ov::Dimension``'s (``Interval`` sums, differences
+and products saturating at INT64_MAX, ``Dimension::operator/`` in doubles) and ``ov::util::dim``'s
+(``dilated``, ``padded``, ``ceil_div``, ``floor_div``), reproduced below where it differs from the plain
+arithmetic on bounds in ways that show in the output: a pad sum of -1 converts to a dynamic ``Dimension``,
+any other negative pad sum to 0; ``Dimension(4..) / 2`` is ``2..4611686018427387904``, not ``2..``; a dim
+divided by 0 is 0 (the x86 conversion of an infinite double); a sum or product past INT64_MAX in both
+bounds is an empty interval, which later checks treat as compatible with nothing.
+
+What OpenVINO reads out of bounds (a filter of lower rank than the spatial count it takes from the
+attributes) is undefined behaviour there, and ``Undecided`` here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ...core.dims import INF, Dim, Shape, format_shape
+from ..common import dim_sum
+from ..registry import Node, ShapeError, Undecided, shape_infer
+from ..values import INT_RANGES, wrap
+
+_INT64_MIN = -(1 << 63)
+
+
+# -- ov::Dimension / ov::Interval ---------------------------------------------------------------------
+def _at(shape: list[Dim], i: int) -> Dim:
+    """``PartialShape::operator[]``, which throws past the rank."""
+    if not -len(shape) <= i < len(shape):
+        raise ShapeError("Accessing out-of-range dimension")
+    return shape[i]
+
+
+def _len(v: int) -> int:
+    """``Dimension::get_min_length``/``get_max_length`` of a bound: -1 for the unbounded INT64_MAX."""
+    return -1 if v == INF else v
+
+
+def _tdiv(x: int, y: int) -> int:
+    """C++ integer division (truncation toward 0)."""
+    q = abs(x) // abs(y)
+    return q if (x < 0) == (y < 0) else -q
+
+
+def _sub(a: Dim, b: Dim) -> Dim:
+    """``Dimension::operator-``: the lower bound less the other's upper, each clipped at 0."""
+    if a.is_empty or b.is_empty:
+        return Dim(INF, INF)
+
+    def clip_minus(x: int, y: int) -> int:
+        return 0 if x <= y else (INF if x == INF else x - y)
+    return Dim(clip_minus(a.lo, b.hi), clip_minus(a.hi, b.lo))
+
+
+def _div(a: Dim, divisor: int) -> Dim:
+    """``Dimension::operator/(value_type)``: ceil of the lower and floor of the upper bound, in doubles,
+    converted to int64 as x86 does (an infinite or NaN quotient, from a divisor of 0, becomes INT64_MIN)."""
+    if divisor < 0:
+        raise ShapeError("divisor must be greater than 0")
+    if divisor == 1:
+        return a
+    if a.lo == 0 and a.hi == INF:
+        return Dim.dynamic()
+
+    def to_int64(q: float) -> int:
+        return int(q) if math.isfinite(q) and -2.0**63 <= q < 2.0**63 else _INT64_MIN
+    if divisor == 0:
+        return Dim(_INT64_MIN, _INT64_MIN)
+    return Dim(to_int64(math.ceil(float(a.lo) / divisor)), to_int64(math.floor(float(a.hi) / divisor)))
+
+
+def _merge(a: Dim, b: Dim) -> Dim | None:
+    """``Dimension::merge``: the intersection; None when it is empty (``common.dim_merge`` keeps an
+    intersection of empty intervals, which OpenVINO rejects)."""
+    m = Dim(max(a.lo, b.lo), min(a.hi, b.hi))
+    return None if m.is_empty else m
+
+
+def _compatible(a: Dim, b: Dim) -> bool:
+    return _merge(a, b) is not None
+
+
+def _broadcast_merge(a: Dim, b: Dim) -> Dim | None:
+    """``Dimension::broadcast_merge``: a dim that may be 1 yields to the other; None when they clash."""
+    a_one, b_one = a.contains(1), b.contains(1)
+    if a_one and b_one:
+        return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
+    if a_one:
+        return b
+    if b_one:
+        return a
+    return _merge(a, b)
+
+
+# -- ov::util::dim ------------------------------------------------------------------------------------
+def _dilated(d: Dim, dilation: int) -> Dim:
+    """``dim::dilated``: ``(d - 1) * dilation + 1``."""
+    return dim_sum(_sub(d, Dim.of(1)) * Dim.of(dilation), Dim.of(1))
+
+
+def _padded(d: Dim, pad: int) -> Dim:
+    """``dim::padded``: each length bound moved by ``pad``; one that would fall below 0 (or had none) has none."""
+    def one(v: int) -> int:
+        return -1 if v == -1 or wrap(v + pad, "i64") < 0 else wrap(v + pad, "i64")
+    return d if pad == 0 else Dim(one(_len(d.lo)), one(_len(d.hi)))
+
+
+def _ceil_div(d: Dim, divisor: int) -> Dim:
+    """``dim::ceil_div``."""
+    def cdiv(x: int) -> int:
+        return 0 if x == 0 else 1 + _tdiv(x - 1, divisor)
+    if d.is_static:
+        return Dim.of(cdiv(d.lo))
+    if d.hi == INF:
+        return Dim(cdiv(_len(d.lo)), -1)
+    return Dim(cdiv(d.lo), cdiv(d.hi))
+
+
+def _floor_div(d: Dim, divisor: int) -> Dim:
+    """``dim::floor_div``."""
+    if d.is_static:
+        return Dim.of(_tdiv(d.lo, divisor))
+    if d.hi == INF:
+        return Dim(_tdiv(_len(d.lo), divisor), -1)
+    return Dim(_tdiv(d.lo, divisor), _tdiv(d.hi, divisor))
+
+
+# -- attributes and the spatial count -----------------------------------------------------------------
+_PAD_TYPES = ("explicit", "same_lower", "same_upper", "valid")
+
+
+class _Attrs:
+    """The attributes of ``ConvolutionBase`` (and ``ConvolutionBackPropBase``) as the IR gives them."""
+
+    def __init__(self, node: Node, backprop: bool = False) -> None:
+        self.strides = node.ints("strides")
+        self.dilations = node.ints("dilations")
+        self.pads_begin = node.ints("pads_begin")
+        self.pads_end = node.ints("pads_end")
+        self.output_padding = node.ints("output_padding") if backprop else []
+        self.backprop = backprop
+        text = node.attr("auto_pad")
+        self.auto_pad = "explicit" if text is None else text.lower()
+        if self.auto_pad not in _PAD_TYPES:
+            raise ShapeError(f'"{text}" is not a member of enum ov::op::PadType')
+        if any(v < 0 for v in self.strides + self.dilations):
+            # read into size_t, then used both as size_t and as int64 (Dimension::value_type)
+            raise Undecided("negative strides or dilations")
+
+    @property
+    def same(self) -> bool:
+        return self.auto_pad in ("same_lower", "same_upper")
+
+    def from_attrs(self) -> int | None:
+        """``convolution::num_spatial_from_attr``."""
+        for v in (self.strides, self.dilations, self.pads_begin, self.pads_end):
+            if v:
+                return len(v)
+        return None
+
+    def resize(self, n: int) -> None:
+        """``resize_attributes`` then ``resize_empty_padding``: empty lists become ``n`` ones (zeros for pads)."""
+        self.strides = self.strides or [1] * n
+        self.dilations = self.dilations or [1] * n
+        self.output_padding = self.output_padding or [0] * n
+        self.pads_begin = self.pads_begin or [0] * n
+        self.pads_end = self.pads_end or [0] * n
+
+    def validate(self, n: int) -> None:
+        """``convolution::validate::common_attributes``."""
+        if len(self.strides) != n:
+            raise ShapeError("Strides should be defined for all and only spatial dimensions.")
+        if len(self.dilations) != n:
+            raise ShapeError("Dilations should be defined for all and only spatial dimensions.")
+        if len(self.pads_begin) != n or len(self.pads_end) != n:
+            raise ShapeError("Pads begin and end should be defined for all and only spatial dimensions.")
+        if 0 in self.strides:
+            raise ShapeError(f"Strides has zero dimension(s). {self.strides}")
+        if 0 in self.dilations:
+            raise ShapeError(f"Filter dilations has zero dimension(s). {self.dilations}")
+        if self.backprop and len(self.output_padding) != n:
+            raise ShapeError("Output padding should be defined for all and only spatial dimensions.")
+
+    def padding(self) -> list[int]:
+        """Per axis, the int64 sum of the pads the output dims are computed with (``apply_padding``: the
+        attributes' where explicit, none where valid; the output dims never use same pads)."""
+        if self.auto_pad == "explicit":
+            return [wrap(b + e, "i64") for b, e in zip(self.pads_begin, self.pads_end)]
+        return [0] * len(self.strides)
+
+
+def _spatial_from_shapes(data: Shape, filters: Shape, filter_non_spatial: int) -> int | None:
+    """``util::num_spatial_from_shapes`` (None: ``num_spatial_undefined``). The count is a size_t there:
+    a rank one short wraps to the "undefined" value, a rank shorter still to a huge count that no attribute
+    list matches, as no list matches the negative count here."""
+    if data is not None:
+        n = len(data) - 2
+    elif filters is not None:
+        n = len(filters) - filter_non_spatial
+    else:
+        return None
+    return None if n == -1 else n
+
+
+def _last(shape: Shape, n: int, what: str) -> list[Dim]:
+    """The ``n`` spatial dims at the end of ``shape`` (``cend() - n``), all ``?`` for a dynamic rank."""
+    if shape is None:
+        return [Dim.dynamic()] * n
+    if len(shape) < n:
+        raise Undecided(f"OpenVINO reads the {what} dims before the start of a rank-{len(shape)} shape")
+    return shape[len(shape) - n:]
+
+
+def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim]:
+    """``convolution::append_spatial_shape`` of a forward convolution (``convolution_shape_inference_util``)."""
+    data_dims = _last(data, n, "data")
+    if a.same:
+        return [_ceil_div(d, s) for d, s in zip(data_dims, a.strides)]
+    filter_dims = _last(filters, n, "filter")
+    padding = a.padding()
+    out = []
+    for i in range(n):
+        dim = dim_sum(data_dims[i], Dim.of(padding[i]))
+        kernel = _dilated(filter_dims[i], a.dilations[i])
+        if dim.is_static and kernel.is_static and kernel.lo > dim.lo:
+            raise ShapeError(f"Kernel after dilation has size (dim: {kernel.lo}) larger than the data shape "
+                             f"after padding (dim: {dim}) at axis {i}.")
+        out.append(dim_sum(_floor_div(_sub(dim, kernel), a.strides[i]), Dim.of(1)))
+    return out
+
+
+def _backprop_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim]:
+    """``convolution::append_spatial_shape`` of a back-propagation convolution
+    (``convolution_backprop_shape_inference_util``): ``(in - 1) * stride + dilated kernel`` padded by
+    ``output_padding - pads``."""
+    data_dims, filter_dims = _last(data, n, "data"), _last(filters, n, "filter")
+    padding = a.padding()
+    out = []
+    for i in range(n):
+        dim = dim_sum(_sub(data_dims[i], Dim.of(1)) * Dim.of(a.strides[i]), _dilated(filter_dims[i], a.dilations[i]))
+        out.append(_padded(dim, wrap(a.output_padding[i] - padding[i], "i64")))
+    return out
+
+
+def _check_data_rank(data: Shape, ranks: Sequence[int]) -> None:
+    """``convolution::validate::data_shape``."""
+    if data is not None and len(data) not in ranks:
+        if tuple(ranks) == (4,):
+            raise ShapeError(f"Expected 4D for the input. Got: {format_shape(data)}")
+        raise ShapeError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {format_shape(data)}")
+
+
+def _need_inputs(node: Node, least: int, most: int | None = None) -> None:
+    """The input count ``shape_infer`` checks first."""
+    if not least <= len(node.inputs) <= (most or len(node.inputs)):
+        raise ShapeError(f"{node.type} cannot take {len(node.inputs)} inputs")
+
+
+def _rank_mismatch(data: Shape, filters: Shape, prefix: str = "Data batch") -> ShapeError:
+    return ShapeError(f"{prefix} and filters rank do not match (data batch shape: {format_shape(data)}, "
+                      f"filters shape: {format_shape(filters)}).")
+
+
+# -- Convolution, BinaryConvolution, GroupConvolution --------------------------------------------------
+def _convolution(node: Node, data_ranks: Sequence[int]) -> list[Shape]:
+    """``v1::shape_infer(Convolution | BinaryConvolution)`` (``convolution_shape_inference.hpp``)."""
+    _need_inputs(node, 2)
+    data, filters = node.input(0), node.input(1)
+    a = _Attrs(node)
+    n = _spatial_from_shapes(data, filters, 2)
+    n = a.from_attrs() if n is None else n
+    if n is None:
+        return [None]
+    a.resize(n)
+    if data is not None and filters is not None:  # validate::filter_shape
+        if len(data) != len(filters):
+            raise _rank_mismatch(data, filters)
+        if not _compatible(_at(data, 1), _at(filters, 1)):
+            raise ShapeError(f"Data batch channel count ({_at(data, 1)}) does not match filter input channel "
+                             f"count ({_at(filters, 1)}).")
+    _check_data_rank(data, data_ranks)
+    a.validate(n)
+    head = [_at(data, 0) if data is not None else Dim.dynamic(),
+            _at(filters, 0) if filters is not None else Dim.dynamic()]
+    return [head + _forward_spatial(a, data, filters, n)]
+
+
+@shape_infer("Convolution", versions=("opset1",))
+def _convolution_v1(node: Node) -> list[Shape]:
+    return _convolution(node, (3, 4, 5))
+
+
+@shape_infer("BinaryConvolution", versions=("opset1",))
+def _binary_convolution(node: Node) -> list[Shape]:
+    """As Convolution, for 4-D data only (``binary_convolution_shape_inference.hpp``)."""
+    mode = node.attr("mode")
+    if mode is not None and mode.lower() != "xnor-popcount":
+        raise ShapeError(f'"{mode}" is not a member of enum op::v1::BinaryConvolution::BinaryConvolutionMode')
+    return _convolution(node, (4,))
+
+
+def _groups(data: Shape, filters: Shape, in_channels: int, out_channels: int) -> Dim:
+    """The output channels of a grouped convolution: the groups ``filters[0]`` merged with the data channels
+    over the filters' input channels, times the filters' output channels (``group_convolution_*``)."""
+    if filters is None:
+        return Dim.dynamic()
+    groups = _at(filters, 0)
+    if data is not None and _at(filters, in_channels).is_static:
+        merged = _merge(groups, _div(_at(data, 1), _at(filters, in_channels).lo))
+        if merged is None:
+            raise ShapeError("Input channels dimension of data batch is incompatible with filter groups or "
+                             "input channels.")
+        groups = merged
+    return groups * _at(filters, out_channels)
+
+
+def _check_group_ranks(data: Shape, filters: Shape, prefix: str) -> None:
+    """``data_rank.compatible(filters_rank - 1)``."""
+    if data is not None and filters is not None and len(data) != len(filters) - 1:
+        raise _rank_mismatch(data, filters, prefix)
+
+
+@shape_infer("GroupConvolution", versions=("opset1",))
+def _group_convolution(node: Node) -> list[Shape]:
+    """``v1::shape_infer(GroupConvolution)`` (``group_convolution_shape_inference.hpp``)."""
+    _need_inputs(node, 2)
+    data, filters = node.input(0), node.input(1)
+    a = _Attrs(node)
+    n = _spatial_from_shapes(data, filters, 3)
+    n = a.from_attrs() if n is None else n
+    if n is None:
+        return [None]
+    a.resize(n)
+    _check_data_rank(data, (3, 4, 5))
+    _check_group_ranks(data, filters, "Data batch")
+    a.validate(n)
+    head = [_at(data, 0) if data is not None else Dim.dynamic(), _groups(data, filters, 2, 1)]
+    return [head + _forward_spatial(a, data, filters, n)]
+
+
+# -- ConvolutionBackpropData, GroupConvolutionBackpropData ---------------------------------------------
+def _output_shape_input(node: Node) -> Shape:
+    """The spatial shape the ``output_shape`` input gives: its value read as a shape, else as many ``?``
+    as its static length, else a dynamic rank (None); ``[]`` without that input. The op's
+    ``get_output_shape`` reads a constant through ``evaluate_as_partial_shape`` first, which rejects a
+    negative value."""
+    if not node.has_input(2):
+        return []
+    t = node.value(2)
+    if t is not None and (t.et not in INT_RANGES or t.et == "boolean"):
+        raise ShapeError(f"Element type for output shape should be of integer type (output_shape element "
+                         f"type: {t.et}).")
+    if min(node.const(2) or [0]) < 0:
+        raise ShapeError("Value for partial shape evaluation can't be lower than zero.")
+    dims = node.as_shape(2)
+    spatial = node.input(2)
+    if spatial is not None and len(spatial) != 1:
+        raise ShapeError("Input delivering output shape must have rank 1.")
+    if dims is not None:
+        return dims
+    if spatial is not None and spatial[0].is_static:
+        return [Dim.dynamic()] * spatial[0].lo
+    return None
+
+
+def _backprop_spatial_count(node: Node, a: _Attrs, out_spatial: Shape, filter_non_spatial: int) -> int | None:
+    """``convolution::calculate_num_spatial`` of a back-propagation convolution; checks that the
+    ``output_shape`` input has that many elements. Without a value for that input, the op's
+    ``get_output_shape`` first sizes a shape by the data's (else the filters') rank less 2, which throws
+    for a rank below 2."""
+    data, filters = node.input(0), node.input(1)
+    if not node.has_input(2) or node.value(2) is None:
+        rank = len(data) if data is not None else (len(filters) if filters is not None else 2)
+        if rank < 2:
+            raise ShapeError("vector::_M_default_append")
+    n = _spatial_from_shapes(data, filters, filter_non_spatial)
+    if n is None and out_spatial:
+        n = len(out_spatial)
+    n = a.from_attrs() if n is None else n
+    if n is not None and node.has_input(2) and out_spatial is not None and len(out_spatial) != n:
+        raise ShapeError("Output shape should be defined for all and only spatial dimensions.")
+    return n
+
+
+def _backprop_output(a: _Attrs, node: Node, out_spatial: Shape, n: int, head: list[Dim]) -> list[Shape]:
+    """The spatial dims of a back-propagation convolution: the ``output_shape`` input's, else computed.
+    With ``output_shape`` and an auto pad, ``convolution::apply_auto_pad`` reads that input's element
+    ``i`` for every static data and filter dim, and throws when its rank is dynamic."""
+    data, filters = node.input(0), node.input(1)
+    if not node.has_input(2):
+        return [head + _backprop_spatial(a, data, filters, n)]
+    if a.same and data is not None and filters is not None and out_spatial is None:
+        if any(d.is_static and f.is_static for d, f in zip(data[2:], filters[len(filters) - n:])):
+            raise ShapeError("Accessing out-of-range dimension")
+    return [head + (out_spatial or [])]
+
+
+@shape_infer("ConvolutionBackpropData", versions=("opset1",))
+def _convolution_backprop(node: Node) -> list[Shape]:
+    """``v1::shape_infer(ConvolutionBackpropData)`` (``convolution_backprop_shape_inference.hpp``)."""
+    _need_inputs(node, 2)
+    data, filters = node.input(0), node.input(1)
+    a = _Attrs(node, backprop=True)
+    out_spatial = _output_shape_input(node)
+    n = _backprop_spatial_count(node, a, out_spatial, 2)
+    if n is None:
+        return [None]
+    a.resize(n)
+    if data is not None and filters is not None:  # validate::filter_shape of ConvolutionBackPropBase
+        if len(data) != len(filters):
+            raise _rank_mismatch(data, filters)
+        if not _compatible(_at(data, 1), _at(filters, 0)):
+            raise ShapeError(f"Data batch channel count ({_at(data, 1)}) does not match filter input channel "
+                             f"count ({_at(filters, 0)}).")
+    _check_data_rank(data, (3, 4, 5))
+    a.validate(n)
+    head = [_at(data, 0) if data is not None else Dim.dynamic(),
+            _at(filters, 1) if filters is not None else Dim.dynamic()]
+    return _backprop_output(a, node, out_spatial, n, head)
+
+
+@shape_infer("GroupConvolutionBackpropData", versions=("opset1",))
+def _group_convolution_backprop(node: Node) -> list[Shape]:
+    """``v1::shape_infer(GroupConvolutionBackpropData)`` (``group_convolution_backprop_shape_inference.hpp``)."""
+    _need_inputs(node, 2)
+    data, filters = node.input(0), node.input(1)
+    a = _Attrs(node, backprop=True)
+    out_spatial = _output_shape_input(node)
+    n = _backprop_spatial_count(node, a, out_spatial, 3)
+    if n is None:
+        return [None]
+    a.resize(n)
+    _check_data_rank(data, (3, 4, 5))
+    _check_group_ranks(data, filters, "Data")
+    a.validate(n)
+    head = [_at(data, 0) if data is not None else Dim.dynamic(), _groups(data, filters, 1, 2)]
+    return _backprop_output(a, node, out_spatial, n, head)
+
+
+# -- DeformableConvolution -----------------------------------------------------------------------------
+def _check_divisible(d: Dim, group: int, name: str, what: str) -> None:
+    """``ov::util::dim::is_divisible``: ``d / group`` is not empty."""
+    if _div(d, group).is_empty:
+        raise ShapeError(f"{name} channels dimension ({d}) must be evenly divisible by the '{what}': {group}")
+
+
+def _deformable(node: Node) -> list[Shape]:
+    """``util::shape_infer(DeformableConvolutionBase)`` (``deformable_convolution_shape_inference.hpp``)."""
+    data, offsets, filters = node.input(0), node.input(1), node.input(2)
+    a = _Attrs(node)
+    group, deformable_group = node.int("group", 1), node.int("deformable_group", 1)
+    n = _spatial_from_shapes(data, filters, 2)
+    pass
+    if n is None:
+        return [None]
+    a.resize(n)
+    for shape, name in zip(node.inputs, ("Input", "Offsets", "Filters", "Mask")):
+        if shape is not None and len(shape) != 4:
+            raise ShapeError(f"{name} must be of rank 4. Got: {len(shape)}")
+    for value, name in ((group, "group"), (deformable_group, "deformable group")):
+        if value <= 0:
+            raise ShapeError(f"Attribute '{name}' must be any value starting from 1. Got: {value}")
+    a.validate(n)
+    batch = Dim.dynamic()
+    if data is not None:
+        _check_divisible(data[1], group, "Input", "group")
+        batch = data[0]
+    if offsets is not None:
+        if filters is not None:
+            channels = filters[2] * filters[3] * Dim.of(2) * Dim.of(deformable_group)
+            if not _compatible(offsets[1], channels):
+                raise ShapeError("The channels dimension of offsets input is not compatible with filters and "
+                                 "'deformable group' attribute.")
+        _check_divisible(offsets[1], deformable_group, "Offsets", "deformable group")
+        merged = _merge(offsets[0], batch)
+        if merged is None:
+            raise ShapeError(f"Data batch and offsets batch dimension must be same value. Got: {batch} and "
+                             f"{offsets[0]}")
+        batch = merged
+    channels = Dim.dynamic()
+    if filters is not None:
+        _check_divisible(filters[0], group, "Filters", "group")
+        if data is not None and not _compatible(data[1], filters[1] * Dim.of(group)):
+            raise ShapeError(f"Data batch channel count ({data[1]}) does not match filter input channel count "
+                             f"({filters[1] * Dim.of(group)})")
+        channels = filters[0]
+    out = [batch, channels] + _forward_spatial(a, data, filters, n)
+    if offsets is not None and not all(_compatible(o, d) for o, d in zip(out[2:], offsets[2:])):
+        raise ShapeError("Spatial dimensions of offsets and output must be compatible.")
+    return [out]
+
+
+@shape_infer("DeformableConvolution", versions=("opset1",))
+def _deformable_v1(node: Node) -> list[Shape]:
+    """``v1::shape_infer(DeformableConvolution)``: data, offsets, filters."""
+    _need_inputs(node, 3, 3)
+    return _deformable(node)
+
+
+@shape_infer("DeformableConvolution", versions=("opset8",))
+def _deformable_v8(node: Node) -> list[Shape]:
+    """``v8::shape_infer(DeformableConvolution)``: the optional mask is checked first against the filters
+    and the data batch, and after inference against the output's spatial dims."""
+    _need_inputs(node, 3, 4)
+    mask, data, filters = node.input(3) if node.has_input(3) else None, node.input(0), node.input(2)
+    deformable_group = node.int("deformable_group", 1)
+    if mask is not None:
+        if filters is not None:
+            channels = _at(filters, 2) * _at(filters, 3) * Dim.of(deformable_group)
+            if not _compatible(_at(mask, 1), channels):
+                raise ShapeError("The channels dimension of mask input is not compatible with filters and "
+                                 "'deformable group' attribute.")
+        _check_divisible(_at(mask, 1), deformable_group, "Mask", "deformable group")
+        if data is not None and not _compatible(_at(mask, 0), _at(data, 0)):
+            raise ShapeError(f"Data batch and mask batch dimension must be same value. Got: {mask[0]} and "
+                             f"{data[0]}")
+    out = _deformable(node)
+    if mask is not None and out[0] is not None and \
+            not all(_compatible(o, d) for o, d in zip(out[0][2:], mask[2:])):
+        raise ShapeError("Spatial dimensions of mask and output must be compatible.")
+    return out
+
+
+# -- MatMul -----------------------------------------------------------------------------------------------
+@shape_infer("MatMul", versions=("opset1",))
+def _matmul(node: Node) -> list[Shape]:
+    """``v0::shape_infer(MatMul)`` (``matmul_shape_inference.hpp``): the last two dims swapped where
+    transposed, a 1-D operand made a row (A) or a column (B) and that axis dropped again, the inner dims
+    checked only where both are static, the batch dims broadcast (``?`` where dynamic dims clash)."""
+    _need_inputs(node, 2, 2)
+    a, b = node.input(0), node.input(1)
+    if a is None or b is None:
+        return [None]
+    if not a or not b:
+        raise ShapeError("Scalars are not supported as MatMul inputs.")
+    a2, b2 = list(a), list(b)
+    if node.flag("transpose_a") and len(a2) > 1:
+        a2[-2], a2[-1] = a2[-1], a2[-2]
+    if node.flag("transpose_b") and len(b2) > 1:
+        b2[-2], b2[-1] = b2[-1], b2[-2]
+    if len(a2) == 1:
+        a2.insert(0, Dim.of(1))
+    if len(b2) == 1:
+        b2.append(Dim.of(1))
+    col, row = a2[-1], b2[-2]
+    if col.is_static and row.is_static and not _compatible(col, row):
+        raise ShapeError(f"Incompatible MatMul matrix dimension. First input dimension={col} at "
+                         f"COL_INDEX_DIM={len(a2) - 1} doesn't match the second input dimension={row} at "
+                         f"ROW_INDEX_DIM={len(b2) - 2}")
+    rank = max(len(a2), len(b2))
+    a2 = [Dim.of(1)] * (rank - len(a2)) + a2
+    b2 = [Dim.of(1)] * (rank - len(b2)) + b2
+    out = []
+    for i, (x, y) in enumerate(zip(a2[:-2], b2[:-2])):
+        merged = _broadcast_merge(x, y)
+        if merged is None and x.is_static and y.is_static:
+            raise ShapeError(f"Incompatible MatMul batch dimension. Can't merge first input dimension={x} with "
+                             f"second input dimension={y} at index={i}")
+        out.append(Dim.dynamic() if merged is None else merged)
+    if len(a) > 1:
+        out.append(a2[-2])
+    if len(b) > 1:
+        out.append(b2[-1])
+    return [out]
+
+
+# -- Einsum -----------------------------------------------------------------------------------------------
+_ELLIPSIS = "..."
+_BAD_SUBSCRIPT = ("{} subscript of Einsum equation must consist of either only alphabetic letters or "
+                  "alphabetic letters with one ellipsis.")
+
+
+def _einsum_labels(subscript: str, which: str) -> list[str]:
+    """``is_subscript_correct`` then ``Einsum::extract_labels``: ASCII letters and at most one ``...``."""
+    labels: list[str] = []
+    i = 0
+    while i < len(subscript):
+        if _ELLIPSIS not in labels and subscript.startswith(_ELLIPSIS, i):
+            labels.append(_ELLIPSIS)
+            i += 3
+        elif subscript[i].isascii() and subscript[i].isalpha():
+            labels.append(subscript[i])
+            i += 1
+        else:
+            raise ShapeError(_BAD_SUBSCRIPT.format(which))
+    return labels
+
+
+def _einsum_equation(equation: str) -> tuple[list[list[str]], list[str]]:
+    """``Einsum::parse_equation``: the labels of each input subscript and of the output subscript. Without
+    ``->`` the output is every label that no other input has, sorted, after ``...`` if an input has one."""
+    inputs_text, arrow, output_text = equation.partition("->")
+    subscripts = inputs_text.split(",")  # "" is one empty subscript (a scalar), "a," two
+    inputs = [_einsum_labels(s, "Input") for s in subscripts]
+    if arrow:
+        return inputs, _einsum_labels(output_text, "Output")
+    implicit = sorted(label for k, labels in enumerate(inputs) for label in labels if label != _ELLIPSIS
+                      and not any(label in s for j, s in enumerate(subscripts) if j != k))
+    return inputs, ([_ELLIPSIS] if any(_ELLIPSIS in labels for labels in inputs) else []) + implicit
+
+
+def _broadcast_shapes(a: list[Dim], b: list[Dim]) -> list[Dim] | None:
+    """``PartialShape::broadcast_merge_into`` (numpy) of two static-rank shapes; None when they clash."""
+    rank = max(len(a), len(b))
+    a = [Dim.of(1)] * (rank - len(a)) + a
+    b = [Dim.of(1)] * (rank - len(b)) + b
+    out = [_broadcast_merge(x, y) for x, y in zip(a, b)]
+    return None if None in out else out  # type: ignore[return-value]
+
+
+@shape_infer("Einsum", versions=("opset7",))
+def _einsum(node: Node) -> list[Shape]:
+    """``v7::shape_infer(Einsum)`` (``einsum_shape_inference.hpp``): a label's dims merged within an
+    input and broadcast across inputs, the ``...`` dims broadcast numpy-style; an input of dynamic rank
+    with ``...`` makes the output's rank dynamic when the output has ``...`` too."""
+    inputs, output = _einsum_equation(node.attr("equation", "") or "")
+    if len(inputs) != len(node.inputs):
+        raise ShapeError("Equation must contain a number of subscripts equal to a number of Einsum inputs.")
+    dims: dict[str, list[Dim]] = {}
+    for labels, shape in zip(inputs, node.inputs):
+        has_ellipsis = _ELLIPSIS in labels
+        if shape is None:
+            if has_ellipsis and _ELLIPSIS in output:
+                return [None]
+            for label in labels:
+                dims.setdefault(label, [Dim.dynamic()])
+            continue
+        if not (len(shape) >= len(labels) - 1 if has_ellipsis else len(shape) == len(labels)):
+            raise ShapeError("Input rank must be greater or equal to a number of labels in the corresponding "
+                             "input subscript.")
+        own: dict[str, Dim] = {}
+        at = 0
+        for label in labels:
+            if label == _ELLIPSIS:
+                width = len(shape) - len(labels) + 1
+                part = list(shape[at:at + width])
+                merged = part if label not in dims else _broadcast_shapes(dims[label], part)
+                if merged is None:
+                    raise ShapeError("Input dimensions labeled with ellipsis for Einsum must be broadcastable.")
+                dims[label] = merged
+                at += width
+                continue
+            if label in own:
+                same = _merge(own[label], shape[at])
+                if same is None:
+                    raise ShapeError("Different input dimensions indicated by the repeated labels within single "
+                                     "input node for Einsum must be compatible.")
+                own[label] = same
+            else:
+                own[label] = shape[at]
+            at += 1
+        for label, d in own.items():
+            merged = [d] if label not in dims else _broadcast_shapes(dims[label], [d])
+            if merged is None:
+                raise ShapeError("Different input dimensions indicated by the same labels for Einsum must be "
+                                 "broadcastable.")
+            dims[label] = merged
+    out: list[Dim] = []
+    for label in output:
+        if label not in dims:
+            if label == _ELLIPSIS:
+                continue
+            raise ShapeError("Label in output subscript of Einsum equation must enter at least one input "
+                             "subscript.")
+        out.extend(dims[label])
+    return [out]

@@ -1,0 +1,307 @@
+"""Elementwise ops: the output keeps the data input's shape, or the broadcast of the input shapes.
+
+Shape functions, as openvino 2026.4.1 infers them:
+
+* unary ops, the input shape passed through: Abs, Acos, Acosh, Asin, Asinh, Atan, Atanh, BitwiseNot,
+  Ceiling, Convert, Cos, Cosh, Elu, Erf, Exp, Floor, Gelu (v0, v7), HSigmoid, HSwish, IsFinite, IsInf,
+  IsNaN, Log, LogicalNot, Mish, Negative, ReLU, Round, Sigmoid, Sign, Sin, Sinh, SoftPlus, SoftSign,
+  Sqrt, Tan, Tanh; and with their checks Clamp, GRN, SoftMax (v1, v8), LogSoftmax;
+* ops passing their data input (port 0) through while they check the others: ConvertLike, CumSum,
+  PReLU, Selu, GroupNormalization, Swish, HardSigmoid, MVN (v0, v6), NormalizeL2, LRN, Roll, FakeQuantize;
+* ops broadcasting their inputs under ``auto_broadcast`` (numpy, none, pdpd): Select and the binary
+  elementwise ops Add, Subtract, Multiply, Divide, Power, Maximum, Minimum, SquaredDifference, FloorMod,
+  Mod, Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual, LogicalAnd, LogicalOr, LogicalXor,
+  BitwiseAnd, BitwiseOr, BitwiseXor, BitwiseLeftShift, BitwiseRightShift.
+
+Value evaluators (the bounds of shape subgraphs, from :mod:`irreshape.shapes.values`): Add, Subtract,
+Multiply, Maximum, Minimum, Power, FloorMod, Divide, Mod, Floor, Ceiling, Convert.
+
+Element-type checks (a boolean Add, an integer Swish, ...) are not shape inference and are not
+reproduced: a shape function sees no element types.
+"""
+
+from __future__ import annotations
+
+from ...core.dims import Dim, Shape, format_shape
+from .. import values as V
+from ..common import broadcast_dim, dim_merge
+from ..registry import Node, ShapeError, shape_infer, value_eval
+
+_INCONSISTENT = "Argument shapes are inconsistent."
+
+# Older IRs may name a newer opset for an op that did not change in it; OpenVINO's reader then takes the
+# op's version in that opset (SoftMax in opset3 is Softmax-1, MVN in opset5 is MVN-0).
+_OPSETS_1_TO_7 = tuple(f"opset{i}" for i in range(1, 8))
+_OPSETS_1_TO_5 = tuple(f"opset{i}" for i in range(1, 6))
+
+
+# -- broadcasting (PartialShape::merge_into / broadcast_merge_into) ------------------------------------
+def _auto_broadcast(node: Node) -> tuple[str, int]:
+    """The ``AutoBroadcastSpec`` of the layer: its type (``explicit`` is ``none``; numpy without the
+    attribute) and, for pdpd, its axis (``auto_broadcast.auto_broadcast_axis``, 0 without it)."""
+    text = node.attr("auto_broadcast")
+    kind = "numpy" if text is None else text.lower()
+    kind = "none" if kind == "explicit" else kind
+    if kind not in ("none", "numpy", "pdpd"):
+        raise ShapeError(f'"{text}" is not a member of enum ov::op::AutoBroadcastType')
+    return kind, node.int("auto_broadcast.auto_broadcast_axis", 0) if kind == "pdpd" else 0
+
+
+def _merge(dst: Shape, src: Shape, message: str) -> Shape:
+    """``PartialShape::merge_into``: equal ranks, each pair of dims intersected; a dynamic rank takes the other."""
+    if dst is None:
+        return src
+    if src is None:
+        return dst
+    if len(dst) != len(src):
+        raise ShapeError(message)
+    merged = [dim_merge(a, b) for a, b in zip(dst, src)]
+    if None in merged:
+        raise ShapeError(message)
+    return merged  # type: ignore[return-value]
+
+
+def _broadcast(dst: Shape, src: Shape, kind: str, axis: int, message: str) -> Shape:
+    """``src`` merged into ``dst`` under an auto_broadcast ``kind``: ``merge_into`` for none,
+    ``PartialShape::broadcast_merge_into`` for numpy (right-aligned, both ways) and pdpd (``src`` onto
+    ``dst`` from ``axis``, -1 aligning it right; a static ``src`` dim may not exceed a static ``dst`` one).
+    ShapeError(``message``) where OpenVINO's merge fails."""
+    if kind == "none":
+        return _merge(dst, src, message)
+    if dst is None or src is None:
+        return None
+    if kind == "numpy":
+        rank = max(len(dst), len(src))
+        ones = [Dim.of(1)] * rank
+        out = [broadcast_dim(a, b) for a, b in zip(ones[len(dst):] + dst, ones[len(src):] + src)]
+    else:
+        start = len(dst) - len(src) if axis == -1 else axis
+        if len(src) > len(dst) or axis < -1 or start + len(src) > len(dst):
+            raise ShapeError(message)
+        window = dst[start:start + len(src)]
+        if any(a.is_static and b.is_static and b.lo > a.lo for a, b in zip(window, src)):
+            raise ShapeError(message)
+        out = dst[:start] + [broadcast_dim(a, b) for a, b in zip(window, src)] + dst[start + len(src):]
+    if None in out:
+        raise ShapeError(message)
+    return out  # type: ignore[return-value]
+
+
+@shape_infer("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum", "Minimum", "SquaredDifference",
+             "FloorMod", "Mod", "Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
+             "LogicalAnd", "LogicalOr", "LogicalXor", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+             "BitwiseLeftShift", "BitwiseRightShift")
+def _binary(node: Node) -> list[Shape]:
+    """``eltwise_shape_infer`` (``eltwise_shape_inference.hpp``): input 1 merged into input 0."""
+    kind, axis = _auto_broadcast(node)
+    return [_broadcast(node.input(0), node.input(1), kind, axis, _INCONSISTENT)]
+
+
+@shape_infer("Select")
+def _select(node: Node) -> list[Shape]:
+    """``v1::shape_infer`` of Select (``select_shape_inference.hpp``): pdpd broadcasts 'else', then
+    'cond', onto 'then'; numpy and none merge 'then', then 'cond', into 'else'."""
+    kind, axis = _auto_broadcast(node)
+    cond, then, other = node.input(0), node.input(1), node.input(2)
+    if kind == "pdpd":
+        out = _broadcast(then, other, kind, axis, "'Else' tensor shape is not broadcastable.")
+        return [_broadcast(out, cond, kind, axis, "'Cond' tensor shape is not broadcastable.")]
+    return [_broadcast(_broadcast(other, then, kind, axis, _INCONSISTENT), cond, kind, axis, _INCONSISTENT)]
+
+
+@shape_infer("FakeQuantize")
+def _fake_quantize(node: Node) -> list[Shape]:
+    """``FakeQuantize::validate_and_infer_types``: the four limits merged in turn into the data shape
+    under auto_broadcast (each checked against the merge so far), the output the data shape itself."""
+    kind, axis = _auto_broadcast(node)
+    merged = node.input(0)
+    for i in range(1, 5):
+        merged = _broadcast(merged, node.input(i), kind, axis, _INCONSISTENT)
+    return [node.input(0)]
+
+
+# -- unary ops and ops passing their data input through -----------------------------------------------
+@shape_infer("Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "BitwiseNot", "Ceiling", "Convert",
+             "Cos", "Cosh", "Elu", "Erf", "Exp", "Floor", "Gelu", "HSigmoid", "HSwish", "IsFinite", "IsInf",
+             "IsNaN", "Log", "LogicalNot", "Mish", "Negative", "ReLU", "Round", "Sigmoid", "Sign", "Sin",
+             "Sinh", "SoftPlus", "SoftSign", "Sqrt", "Tan", "Tanh", "ConvertLike", "CumSum", "PReLU", "Selu",
+             "GroupNormalization")
+@shape_infer("MVN", versions=_OPSETS_1_TO_5)
+def _same(node: Node) -> list[Shape]:
+    """``copy_shape_infer`` / ``validate_and_infer_types`` of the op: input 0's shape, unchecked (PReLU
+    does not check its slope, CumSum its axis, Selu its alpha and lambda, MVN-0 its attributes;
+    GroupNormalization's scale, bias and group checks are not reproduced)."""
+    return [node.input(0)]
+
+
+@shape_infer("Clamp")
+def _clamp(node: Node) -> list[Shape]:
+    """``Clamp::validate_and_infer_types``: ``min <= max`` (false for a NaN)."""
+    lo, hi = node.float("min"), node.float("max")
+    if not lo <= hi:
+        raise ShapeError(f"Attribute 'min' must be less or equal than 'max'. Got: {lo:g} and {hi:g}")
+    return [node.input(0)]
+
+
+@shape_infer("GRN")
+def _grn(node: Node) -> list[Shape]:
+    """``GRN::validate_and_infer_types``: a data rank of 2, 3 or 4 where it is known."""
+    data = node.input(0)
+    if data is not None and not 2 <= len(data) <= 4:
+        raise ShapeError(f"Input tensor rank must be 2, 3 or 4 dimensional (actual input shape: {format_shape(data)}).")
+    return [data]
+
+
+@shape_infer("Swish")
+def _swish(node: Node) -> list[Shape]:
+    """``v4::Swish::validate_and_infer_types``: a beta input (optional) of rank 0 where its rank is known."""
+    beta = node.rank(1) if node.has_input(1) else None
+    if beta not in (None, 0):
+        raise ShapeError(f"Swish input with beta must be scalar but it has rank: {beta}")
+    return [node.input(0)]
+
+
+@shape_infer("HardSigmoid")
+def _hard_sigmoid(node: Node) -> list[Shape]:
+    """``v0::HardSigmoid::validate_and_infer_types``: alpha and beta scalars where their shapes are static."""
+    for i, name in ((1, "alpha"), (2, "beta")):
+        s = node.input(i)
+        if s and all(d.is_static for d in s):
+            raise ShapeError(f"A scalar is expected for the '{name}' input. Got: {format_shape(s)}")
+    return [node.input(0)]
+
+
+def _check_axis(axis: int, rank: int) -> None:
+    """``ov::util::validate_axis``: ``axis`` within ``[-rank, rank - 1]`` (``[-1, 0]`` for a scalar)."""
+    n = max(rank, 1)
+    if not -n <= axis < n:
+        raise ShapeError(f"Axis {axis} out of the tensor rank range [{-n}, {n - 1}].")
+
+
+@shape_infer("SoftMax", versions=_OPSETS_1_TO_7)
+def _softmax_1(node: Node) -> list[Shape]:
+    """``v1::Softmax::validate_and_infer_types``: the axis (a size_t: a negative one wraps to a huge
+    number) below the rank, where the rank is known; 0 on a scalar (measured)."""
+    data = node.input(0)
+    axis = node.int("axis") % (1 << 64)
+    if data is not None and axis >= max(len(data), 1):
+        raise ShapeError(f"Reduction axis ({axis}) is out of bounds (argument shape: {format_shape(data)}).")
+    return [data]
+
+
+@shape_infer("SoftMax", "LogSoftmax")
+def _softmax_8(node: Node) -> list[Shape]:
+    """``v8::Softmax`` and ``v5::LogSoftmax`` ``validate_and_infer_types``: the axis within the rank
+    (``validate_axis``), where the rank is known."""
+    data = node.input(0)
+    if data is not None:
+        _check_axis(node.int("axis"), len(data))
+    return [data]
+
+
+@shape_infer("MVN")
+def _mvn_6(node: Node) -> list[Shape]:
+    """``v6::MVN::validate_and_infer_types``: a static axes shape is 1-D, with no more elements than the
+    data rank (the axes' values are not checked)."""
+    data, axes = node.input(0), node.input(1)
+    if axes is not None and all(d.is_static for d in axes):
+        if len(axes) != 1:
+            raise ShapeError(f"Expected 1D tensor for the 'axes' input. Got: {format_shape(axes)}")
+        if data is not None and len(data) < axes[0].lo:
+            raise ShapeError("Expected rank for the 'data' input to be higher than axes shape. "
+                             f"Got: {format_shape(data)}")
+    return [data]
+
+
+@shape_infer("NormalizeL2")
+def _normalize_l2(node: Node) -> list[Shape]:
+    """``v0::NormalizeL2::validate_and_infer_types``: axes of rank 0 or 1; with a known data rank, the
+    axes' values (where OpenVINO folds them to a constant) within it (``try_get_normalized_axis_set``)
+    and, normalised, below it, which no axis of a scalar is."""
+    data, axes_rank = node.input(0), node.rank(1)
+    if axes_rank is None:
+        return [data]
+    if axes_rank > 1:
+        raise ShapeError(f"Input axes must be scalar or have rank equal to 1 (axes rank: {axes_rank}).")
+    axes = node.const(1) if data is not None else None
+    if axes:
+        for a in axes:
+            _check_axis(a, len(data))  # type: ignore[arg-type]
+        if not data:
+            raise ShapeError("Reduction axis (0) is out of bounds (argument shape: [])")
+    return [data]
+
+
+@shape_infer("LRN")
+def _lrn(node: Node) -> list[Shape]:
+    """``v0::LRN::validate_and_infer_types``: a static axes shape is 1-D with at most rank elements; with a
+    known data rank, each axis (axis 1 where the axes are not constant) below the rank, compared as int64
+    (so a negative axis passes)."""
+    data, axes_shape = node.input(0), node.input(1)
+    if axes_shape is not None and all(d.is_static for d in axes_shape):
+        if len(axes_shape) != 1:
+            raise ShapeError(f"Input axes must have rank equals 1 (axes_rank: {len(axes_shape)}).")
+        if data is not None and axes_shape[0].lo > len(data):
+            raise ShapeError("Number of elements of axes must be >= 0 and <= argument rank "
+                             f"(axes_shape[0]: {axes_shape[0].lo}).")
+    if data is not None:
+        axes = node.const(1)
+        for a in [1] if axes is None else axes:
+            if a >= len(data):
+                raise ShapeError(f"Reduction axis ({a}) is out of bounds (argument shape: {format_shape(data)})")
+    return [data]
+
+
+def _compatible(a: Shape, b: Shape) -> bool:
+    """``PartialShape::compatible``."""
+    return a is None or b is None or (len(a) == len(b) and all(x.compatible(y) for x, y in zip(a, b)))
+
+
+@shape_infer("Roll")
+def _roll(node: Node) -> list[Shape]:
+    """``v7::shape_infer`` of Roll (``roll_shape_inference.hpp``): shift and axes of rank 0 or 1, a 1-D
+    shift compatible with the axes' shape, and constant axes within the data rank."""
+    data, shift, axes_shape = node.input(0), node.input(1), node.input(2)
+    if shift is not None:
+        if len(shift) > 1:
+            raise ShapeError("Shift must be a scalar or 1D tensor.")
+        if len(shift) == 1 and not _compatible(shift, axes_shape):
+            raise ShapeError("If shift is a 1D vector, axes must be a 1D tensor of the same size.")
+    if axes_shape is not None and len(axes_shape) > 1:
+        raise ShapeError("Axes must be a scalar or 1D tensor.")
+    if data is not None:
+        for a in node.const(2) or ():
+            _check_axis(a, len(data))
+    return [data]
+
+
+# -- value evaluators ----------------------------------------------------------------------------------
+@value_eval("Add", "Subtract", "Multiply", "Maximum", "Minimum", "Power", "FloorMod")
+def _arithmetic_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
+    """``interval_bound_evaluator``: :func:`values.arithmetic`."""
+    return V.arithmetic(node.type.lower(), x[0], x[1])
+
+
+@value_eval("Divide")
+def _divide_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
+    return V.divide(x[0], x[1], node.flag("m_pythondiv", True))
+
+
+@value_eval("Mod")
+def _mod_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
+    return V.mod(x[0], x[1])
+
+
+@value_eval("Floor", "Ceiling", "Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual")
+def _constant_only_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
+    """Ops without bound evaluators of their own: OpenVINO evaluates them on constant inputs only."""
+    return V.constant_only(node.type.lower(), x)
+
+
+_TYPE_ALIASES = {"fp16": "f16", "fp32": "f32", "fp64": "f64", "bool": "boolean"}
+
+
+@value_eval("Convert")
+def _convert_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
+    et = (node.attr("destination_type") or "").lower()
+    return V.convert(x[0], _TYPE_ALIASES.get(et, et))

@@ -1,0 +1,725 @@
+"""Shape functions of the pooling family: sliding windows and spatial rearrangement.
+
+Ops: MaxPool (opset1; opset8 and opset14 with the indices output), AvgPool (opset1, opset14, opset16),
+AdaptiveAvgPool, AdaptiveMaxPool, Interpolate (opset1, opset4, opset11), Pad (opset1, opset12),
+SpaceToBatch, BatchToSpace, DepthToSpace, SpaceToDepth, ShuffleChannels, ROIPooling, ROIAlign (opset3,
+opset9), PSROIPooling, ReorgYolo, RegionYolo.
+
+Each follows the OpenVINO 2026.4.1 shape-inference unit named in its docstring
+(``src/core/shape_inference/include/<unit>.hpp``) and the checks of the op's ``validate_and_infer_types``
+that look at shapes, attributes or input values. Element types are not part of a :class:`Node`, so the
+element-type checks are made only where the type is known (a constant input).
+
+The interval arithmetic is ``ov::Dimension``'s, bounds included: ``Dimension / n`` divides the bounds in
+doubles (an unbounded upper bound becomes a large finite one), ``Dimension - Dimension`` clips at 0, and
+``ov::util::dim::{padded, floor_div, ceil_div, dilated, scale}`` are mirrored below.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...core.dims import INF, Dim, Shape, format_shape
+from ..common import dim_merge, dim_sum, pad_op_shape
+from ..registry import Node, ShapeError, Undecided, shape_infer
+from ..values import INT_RANGES, wrap
+
+_SIZE = 1 << 64  # size_t arithmetic wraps modulo 2**64
+
+
+# -- ov::Dimension / ov::util::dim arithmetic -----------------------------------------------------------
+def _minus(a: Dim, b: Dim) -> Dim:
+    """``Dimension - Dimension`` (``Interval::operator-``): each bound clipped at 0, INF stays INF."""
+    if a.is_empty or b.is_empty:
+        return Dim(INF, INF)
+
+    def clip(x: int, y: int) -> int:
+        return 0 if x <= y else (INF if x == INF else x - y)
+    return Dim(clip(a.lo, b.hi), clip(a.hi, b.lo))
+
+
+def _div(d: Dim, divisor: int) -> Dim:
+    """``Dimension / divisor``: the lower bound rounded up, the upper down, both in doubles, so an unbounded
+    upper bound divides like 2**63 (``4.. / 4`` is ``1..2305843009213693952``); ``?`` stays ``?``."""
+    if divisor == 1:
+        return d
+    if d.lo == 0 and d.hi == INF:
+        return Dim.dynamic()
+    if divisor == 0:  # inf or nan cast to int64 (x86: INT64_MIN), which the interval clips to 0
+        return Dim.of(0)
+    return Dim(math.ceil(float(d.lo) / divisor), math.floor(float(d.hi) / divisor))
+
+
+def _len(v: int) -> int:
+    """A bound as ``get_min_length``/``get_max_length`` return it: -1 for unbounded."""
+    return -1 if v == INF else v
+
+
+def _round_div(d: Dim, divisor: int, ceil: bool) -> Dim:
+    """``ov::util::dim::ceil_div`` / ``floor_div`` of a dimension by a positive stride."""
+    def one(v: int) -> int:
+        return -(-v // divisor) if ceil else v // divisor
+    if d.is_static:
+        return Dim.of(one(d.lo))
+    return Dim(one(d.lo), -1 if d.hi == INF else one(d.hi))
+
+
+def _padded_len(v: int, pad: int) -> int:
+    """``ov::util::dim::padded`` of a length (-1: unbounded): -1 when unbounded or negative."""
+    return -1 if v == -1 or v + pad < 0 else v + pad
+
+
+def _padded(d: Dim, pad: int) -> Dim:
+    """``ov::util::dim::padded`` of a dimension."""
+    if pad == 0:
+        return d
+    hi = _padded_len(_len(d.hi), pad)
+    return Dim.of(hi) if d.is_static else Dim(_padded_len(d.lo, pad), hi)
+
+
+def _scaled(d: Dim, scale: float) -> Dim:
+    """``ov::util::dim::scale``: each bound times ``scale + 1e-6`` in float32, truncated."""
+    s = np.float32(scale)
+    if s == np.float32(1.0):
+        return d
+    s = np.float32(s + np.float32(1e-6))
+
+    def one(v: int) -> int:
+        p = np.float32(np.float32(v) * s)
+        if not -2.0**63 <= p < 2.0**63:
+            raise Undecided(f"a scaled dim of {p} does not fit int64 (the cast is undefined)")
+        return int(p)
+    hi = -1 if d.hi == INF else one(d.hi)
+    return Dim.of(hi) if d.is_static else Dim(one(d.lo), hi)
+
+
+def _merge_shapes(a: Shape, b: Shape) -> tuple[bool, Shape]:
+    """``PartialShape::merge_into``: (ok, merged)."""
+    if a is None or b is None:
+        return True, b if a is None else a
+    if len(a) != len(b):
+        return False, a
+    merged = [dim_merge(x, y) for x, y in zip(a, b)]
+    return all(m is not None for m in merged), merged  # type: ignore[return-value]
+
+
+def _nonempty(result: Dim, divided: Dim, divisor: int) -> Dim:
+    """``check_divided_result``: a division with an empty result rejects the node."""
+    if result.is_empty:
+        raise ShapeError(f"Dimension value: [ {divided.lo}, {_len(divided.hi)}] must be a multiple of "
+                         f"divisor: {divisor}")
+    return result
+
+
+def _normalize_axis(axis: int, rank: int) -> int:
+    """``ov::util::normalize_axis``."""
+    if not -rank <= axis < rank:
+        raise ShapeError(f"Axis {axis} out of the tensor rank range [{-rank}, {rank - 1}].")
+    return axis + rank if axis < 0 else axis
+
+
+# -- attributes and input values --------------------------------------------------------------------
+def _sizes(node: Node, name: str) -> list[int]:
+    """A ``Shape``/``Strides`` attribute (size_t elements)."""
+    values = node.ints(name)
+    if any(v < 0 for v in values):
+        raise Undecided(f"attribute {name}={node.attr(name)!r} has a negative element for an unsigned list")
+    return values
+
+
+def _size(node: Node, name: str, default: int | None = None) -> int:
+    """A ``size_t`` attribute."""
+    value = node.int(name, default)
+    if value < 0:
+        raise Undecided(f"attribute {name}={value} is negative for an unsigned value")
+    return value
+
+
+def _enum(node: Node, name: str, default: str, allowed: Sequence[str]) -> str:
+    """An enum attribute; one OpenVINO does not know fails the IR reader, not shape inference."""
+    value = node.lower(name, default)
+    if value not in allowed:
+        raise Undecided(f"attribute {name}={node.attr(name)!r} is not one OpenVINO knows")
+    return value
+
+
+def _const_shape(node: Node, i: int) -> Shape:
+    """``get_input_const_data_as_shape``: a constant's values as ``Dimension(v)`` (-1 is ``?``, below that
+    0); otherwise the dims of the input's value bounds; None where OpenVINO has no value."""
+    values = node.const(i)
+    return [Dim.of(v) for v in values] if values is not None else node.as_shape(i)
+
+
+def _integral_input(node: Node, i: int, message: str) -> None:
+    """An integer-typed input, checked where its element type is known (a constant)."""
+    value = node.value(i)
+    if value is not None and value.et not in INT_RANGES:
+        raise ShapeError(message)
+
+
+def _rank_one(shape: Shape, message: str) -> None:
+    if shape is not None and len(shape) != 1:
+        raise ShapeError(message)
+
+
+# -- MaxPool, AvgPool -----------------------------------------------------------------------------------
+def _same_padding(d: Dim, kernel: int, dilation: int, stride: int) -> tuple[int, int]:
+    """``ov::util::dim::padding``: the SAME pads (total split low half first) of a static dim, else 0, 0."""
+    if not d.is_static:
+        return 0, 0
+    dilated = dilation * (kernel - 1) + 1 if kernel >= 1 else -1
+    tmp = (d.lo + stride - 1) // stride
+    total = max(0, (tmp - 1) * stride + dilated - d.lo)
+    return total // 2, total - total // 2
+
+
+def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, pad_end: int,
+              rounding: str, exclude_pad: bool, axis: int) -> Dim:
+    """``pooling::append_spatial_shape`` for one spatial dim with explicit pads."""
+    dilated = dilation * (kernel - 1) + 1 if kernel >= 1 else _SIZE - 1  # size_t inf_bound
+    dim = dim_sum(d, Dim.of(pad_begin + pad_end))
+    if d.is_static:
+        if dilated > dim.lo:
+            raise ShapeError(f"Kernel after dilation has size (dim: {dilated}) larger than the data shape "
+                             f"after padding (dim: {dim}) at axis {axis}.")
+        if exclude_pad and not (dilated > pad_begin and dilated > pad_end):
+            raise ShapeError(f"Kernel after dilation is sometimes entirely in the padding area for axis {axis} "
+                             f"(dilated kernel dimension: {dilated}, padding below dimension: {pad_begin}, "
+                             f"padding above dimension: {pad_end}) and this is not allowed.")
+    dim = _round_div(_minus(dim, Dim.of(wrap(dilated, "i64"))), stride, rounding != "floor")
+    if rounding != "ceil_torch":
+        return dim_sum(dim, Dim.of(1))
+
+    def starts_in_data(n: int, data_len: int) -> int:
+        # the last window may not start in the end padding (size_t comparison, as OpenVINO's)
+        if not (n * stride) % _SIZE > (data_len + pad_begin - 1) % _SIZE and n != -1:
+            return n + 1
+        return n
+    lo = starts_in_data(dim.lo, d.lo)
+    if d.is_static:
+        return Dim.of(lo)
+    return Dim(lo, starts_in_data(_len(dim.hi), d.hi) if d.hi != INF else -1)
+
+
+def _pool(node: Node, dilations: list[int], exclude_pad: bool, torch_ceil: bool) -> Shape:
+    """``pooling::out_shape_infer`` after ``validate::padding``, ``validate::attributes`` and
+    ``apply_padding`` (max_pool_shape_inference.hpp, avg_pool_shape_inference.hpp,
+    pooling_shape_inference_util.hpp)."""
+    data = node.input(0)
+    kernel = _sizes(node, "kernel")
+    strides = _sizes(node, "strides")
+    n = len(kernel)
+    pads_begin = _sizes(node, "pads_begin") or [0] * n
+    pads_end = _sizes(node, "pads_end") or [0] * n
+    dilations = dilations or [1] * n
+    auto_pad = _enum(node, "auto_pad", "explicit", ("explicit", "same_lower", "same_upper", "valid"))
+    rounding = _enum(node, "rounding_type", "floor", ("floor", "ceil", "ceil_torch"))
+
+    for name, pads in (("pads_begin", pads_begin), ("pads_end", pads_end)):
+        if len(pads) != n:
+            raise ShapeError(f"Expected {name} size to be equal to input size - 2. Got: {len(pads)}")
+    if data is not None and len(data) not in (3, 4, 5):
+        raise ShapeError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {format_shape(data)}")
+    if len(strides) != n:
+        raise ShapeError(f"Expected strides size to be equal to input size - 2. Got: {len(strides)}")
+    if len(dilations) != n:
+        raise ShapeError(f"Expected dilations size to be equal to kernel size. Got: {len(dilations)}")
+    if data is not None and n != len(data) - 2:
+        raise ShapeError(f"Expected kernel size to be equal to input size - 2. Got: {n}")
+    if 0 in strides:
+        raise ShapeError(f"Strides has zero dimension(s). {strides}")
+    if 0 in dilations:
+        raise ShapeError(f"Kernel dilations has zero dimension(s). {dilations}")
+    if rounding == "ceil_torch" and not torch_ceil:
+        raise ShapeError("Rounding CEIL_TORCH is not supported.")
+
+    if data is None:
+        return [Dim.dynamic()] * (n + 2)
+    if data[0].is_static and data[0].lo == 0:
+        raise ShapeError("Batch size is zero.")
+    if data[1].is_static and data[1].lo == 0:
+        raise ShapeError("Channel count is zero.")
+    same = auto_pad in ("same_upper", "same_lower")
+    out = list(data[:2])
+    for i, d in enumerate(data[2:]):
+        if same and not d.is_static:
+            out.append(Dim.dynamic())  # no pads fit both bounds of an interval
+            continue
+        pb, pe = pads_begin[i], pads_end[i]
+        if same:
+            low, high = _same_padding(d, kernel[i], dilations[i], strides[i])
+            pb, pe = (low, high) if auto_pad == "same_upper" else (high, low)
+        elif auto_pad == "valid":
+            pb = pe = 0
+        out.append(_pool_dim(d, kernel[i], strides[i], dilations[i], pb, pe, rounding, exclude_pad, i))
+    return out
+
+
+@shape_infer("MaxPool", versions=("opset1",))
+def _max_pool_v1(node: Node) -> list[Shape]:
+    """MaxPool-1 (max_pool_shape_inference.hpp, ``v1::shape_infer``): no dilations, no ceil_torch."""
+    return [_pool(node, [], exclude_pad=False, torch_ceil=False)]
+
+
+@shape_infer("MaxPool", versions=("opset8", "opset14"))
+def _max_pool_v8(node: Node) -> list[Shape]:
+    """MaxPool-8/14 (``max_pool_shape_infer_util``): dilations, the indices output of the same shape, an
+    ``axis`` normalised first (v14 alone takes ceil_torch)."""
+    if node.input(0) is not None:
+        _normalize_axis(node.int("axis", 0), len(node.input(0)))
+    out = _pool(node, _sizes(node, "dilations"), exclude_pad=False, torch_ceil=node.version == "opset14")
+    return [out, list(out)]
+
+
+@shape_infer("AvgPool", versions=("opset1", "opset14", "opset16"))
+def _avg_pool(node: Node) -> list[Shape]:
+    """AvgPool-1/14/16 (avg_pool_shape_inference.hpp): exclude-pad rejects a window wholly in the pads;
+    v14 and v16 take ceil_torch, v16 dilations."""
+    dilations = _sizes(node, "dilations") if node.version == "opset16" else []
+    return [_pool(node, dilations, exclude_pad=node.flag("exclude-pad"), torch_ceil=node.version != "opset1")]
+
+
+# -- AdaptiveAvgPool, AdaptiveMaxPool -------------------------------------------------------------------
+def _adaptive(node: Node) -> Shape:
+    """``pooling::out_shape_infer`` of the adaptive pools (pooling_shape_inference_util.hpp): batch and
+    channels, then the spatial dims the second input holds."""
+    data, spatial = node.input(0), node.input(1)
+    if data is not None and len(data) not in (3, 4, 5):
+        raise ShapeError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {format_shape(data)}")
+    if data is None:
+        return None
+    n = len(data) - 2
+    if spatial is not None:
+        if not spatial:
+            raise ShapeError("Accessing out-of-range dimension")
+        if not spatial[0].contains(n):
+            raise ShapeError("Output shape for spatial dimension not compatible with data shape.")
+    dims = _const_shape(node, 1)
+    if dims is None:
+        return list(data[:2]) + [Dim.dynamic()] * n
+    if len(dims) != n:
+        raise ShapeError("Number of spatial dimensions is not compatible with input data rank")
+    return list(data[:2]) + dims
+
+
+@shape_infer("AdaptiveAvgPool")
+def _adaptive_avg_pool(node: Node) -> list[Shape]:
+    """AdaptiveAvgPool-8 (adaptive_avg_pool_shape_inference.hpp)."""
+    return [_adaptive(node)]
+
+
+@shape_infer("AdaptiveMaxPool")
+def _adaptive_max_pool(node: Node) -> list[Shape]:
+    """AdaptiveMaxPool-8 (adaptive_max_pool_shape_inference.hpp): the indices output has the same shape."""
+    if node.lower("index_element_type", "i64") not in ("i32", "i64"):
+        raise ShapeError("Index element type must be i32 or i64")
+    out = _adaptive(node)
+    return [out, None if out is None else list(out)]
+
+
+# -- Interpolate ----------------------------------------------------------------------------------------
+@shape_infer("Interpolate", versions=("opset1",))
+def _interpolate_v0(node: Node) -> list[Shape]:
+    """Interpolate-0 (interpolate_shape_inference.hpp, ``v0::shape_infer``): the ``axes`` attribute (a set:
+    sorted, each once) takes the target shape's values in order; the pads play no part."""
+    _integral_input(node, 1, "output shape must be an integral number.")
+    data = node.input(0)
+    if data is None:
+        return [None]
+    axes = sorted(set(node.ints("axes")))
+    if any(not 0 <= a < len(data) for a in axes):
+        raise ShapeError(f"All axes values should less than input rank: {len(data)}")
+    target = _const_shape(node, 1)
+    out = list(data)
+    if target is not None and len(target) < len(axes):
+        raise Undecided("a target shape shorter than the axes (OpenVINO reads past its end)")
+    for j, a in enumerate(axes):
+        out[a] = target[j] if target is not None else Dim.dynamic()
+    return [out]
+
+
+def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) -> Shape:
+    """Interpolate-4/11 (``v4::shape_infer``, ``v11::shape_infer``): the data dims padded, then on each axis
+    the size, or the dim scaled (``dim::scale``); without axes values every dim is ``?``."""
+    data = node.input(0)
+    if data is None:
+        return None
+    rank = len(data)
+    pads_begin = (_sizes(node, "pads_begin") + [0] * rank)[:rank]
+    pads_end = (_sizes(node, "pads_end") + [0] * rank)[:rank]
+    if node.has_input(axes_port):
+        axes = node.const(axes_port)
+        if axes is None:
+            return [Dim.dynamic()] * rank
+        if any(not 0 <= a < rank for a in axes):
+            raise ShapeError(f"All axes values should less than input rank: {rank}")
+    else:
+        axes = list(range(rank))
+    out = [_padded(d, b + e) for d, b, e in zip(data, pads_begin, pads_end)]
+    if _enum(node, "shape_calculation_mode", "sizes", ("sizes", "scales")) == "scales":
+        scales = node.const_floats(scale_port)
+        if scales is not None and len(scales) < len(axes):
+            raise ShapeError(f"The number of elements in the 'scales' input does not match the number of axes "
+                             f"{len(axes)}")
+        for j, a in enumerate(axes):
+            out[a] = _scaled(out[a], scales[j]) if scales is not None else Dim.dynamic()
+    else:
+        sizes = _const_shape(node, size_port)
+        if sizes is not None and len(sizes) < len(axes):
+            raise ShapeError(f"The number of elements in the 'sizes' input does not match the number of axes "
+                             f"{len(axes)}")
+        for j, a in enumerate(axes):
+            out[a] = sizes[j] if sizes is not None else Dim.dynamic()
+    return out
+
+
+@shape_infer("Interpolate", versions=("opset4",))
+def _interpolate_v4(node: Node) -> list[Shape]:
+    """Interpolate-4: sizes (port 1), scales (port 2), optional axes (port 3); four modes only."""
+    if node.lower("mode", "nearest") not in ("nearest", "linear", "linear_onnx", "cubic"):
+        raise ShapeError(f"Unsupported interpolation mode used with version 4 of the Interpolate op: "
+                         f"{node.attr('mode')}")
+    scales_mode = node.lower("shape_calculation_mode", "sizes") == "scales"
+    for port in (2 if scales_mode else 1, 3):
+        if port < 3 or node.has_input(3):
+            _rank_one(node.input(port), f"Input [{port}] is not rank 1")
+    return [_interpolate(node, 1, 2, 3)]
+
+
+@shape_infer("Interpolate", versions=("opset11",))
+def _interpolate_v11(node: Node) -> list[Shape]:
+    """Interpolate-11: scales or sizes (port 1), optional axes (port 2)."""
+    for port in range(1, len(node.inputs)):
+        _rank_one(node.input(port), f"Input [{port}] is not rank 1")
+    return [_interpolate(node, 1, 1, 2)]
+
+
+# -- Pad ------------------------------------------------------------------------------------------------
+@shape_infer("Pad", versions=("opset1", "opset12"))
+def _pad(node: Node) -> list[Shape]:
+    """Pad-1/12 (pad_shape_inference.hpp): each dim moved by the bounds of its pads (negative pads crop;
+    ``common.pad_op_shape``); without bounds for both pads, a dim ``?`` per data dim."""
+    mode = _enum(node, "pad_mode", "constant", ("constant", "edge", "reflect", "symmetric"))
+    for port, name in ((1, "pads_begin"), (2, "pads_end")):
+        _integral_input(node, port, f"{name} must be an integral number")
+    if mode == "constant" and node.has_input(3) and node.rank(3) not in (None, 0):
+        raise ShapeError("Argument for padding value is not a scalar.")
+    begin_shape, end_shape = node.input(1), node.input(2)
+    _rank_one(begin_shape, "Argument for pads_begin is not 1D.")
+    _rank_one(end_shape, "Argument for pads_end is not 1D.")
+    data = node.input(0)
+    begin, end = node.bounds(1), node.bounds(2)
+    if data is None:
+        return [None]
+    if begin is None or end is None:
+        for name, shape in (("pads_begin", begin_shape), ("pads_end", end_shape)):
+            if shape is not None and shape[0].is_static and shape[0].lo > len(data):
+                raise ShapeError(f"Number of elements of {name} must be >= 0 and <= arg rank")
+        return [[Dim.dynamic()] * len(data)]
+    try:
+        return [pad_op_shape(data, begin, end, mode)]  # lengths, the modes' limits, the bounds moved
+    except ValueError as e:
+        raise ShapeError(str(e)) from None
+
+
+# -- SpaceToBatch, BatchToSpace -------------------------------------------------------------------------
+def _same_shape_inputs(node: Node, what: str) -> Shape:
+    """The block, begin and end inputs merged (``PartialShape::merge_into``), of rank 1."""
+    block, begin, end = node.input(1), node.input(2), node.input(3)
+    ok, merged = _merge_shapes(begin, end)
+    if ok:
+        ok, merged = _merge_shapes(merged, block)
+    if not ok:
+        raise ShapeError(f"block_shape, {what}_begin and {what}_end inputs must have the same shape. Got: "
+                         f"{format_shape(block)}, {format_shape(begin)} and {format_shape(end)}")
+    if merged is not None and len(merged) != 1:
+        raise ShapeError(f"block_shape and {what} inputs must have rank 1. Got: {len(merged)}")
+    return merged
+
+
+@shape_infer("SpaceToBatch")
+def _space_to_batch(node: Node) -> list[Shape]:
+    """SpaceToBatch-2 (space_to_batch_shape_inference.hpp): the batch times the blocks' product, each spatial
+    dim plus ``Dimension(pad_begin)`` plus ``Dimension(pad_end)`` divided by its block."""
+    _same_shape_inputs(node, "pads")
+    data = node.input(0)
+    if data is None:
+        return [None]
+    if len(data) < 2:
+        raise ShapeError(f"The data tensor with rank lower than 2 is not supported (data rank: {len(data)})")
+    blocks = node.const(1)
+    out = [data[0] * Dim.of(wrap(math.prod(blocks), "i64")) if blocks is not None else Dim.dynamic()]
+    begin, end = node.const(2), node.const(3)
+    if blocks is None or begin is None or end is None:
+        return [out + [Dim.dynamic()] * (len(data) - 1)]
+    if len(blocks) < len(data):
+        raise Undecided("block_shape and pads shorter than the data rank (OpenVINO reads past their end)")
+    for i in range(1, len(data)):
+        if blocks[i] <= 0:
+            raise ShapeError("block_shape values must be greater than 0")
+        padded = dim_sum(dim_sum(data[i], Dim.of(begin[i])), Dim.of(end[i]))  # a pad of -1 is a ``?``
+        if padded.hi == INF:
+            out.append(Dim(-(-padded.lo // blocks[i]), -1))
+        else:
+            out.append(_nonempty(_div(padded, blocks[i]), padded, blocks[i]))
+    return [out]
+
+
+@shape_infer("BatchToSpace")
+def _batch_to_space(node: Node) -> list[Shape]:
+    """BatchToSpace-2 (batch_to_space_shape_inference.hpp): the batch divided by the blocks' product, each
+    spatial dim times its block less its crops (an unknown block: ``1..``)."""
+    merged = _same_shape_inputs(node, "crops")
+    data = node.input(0)
+    if data is None:
+        return [None]
+    if len(data) < 2:
+        raise ShapeError(f"data input must have rank greater or equal than 2. Got: {len(data)}")
+    if merged is not None and merged[0].is_static and merged[0].lo != len(data):
+        raise ShapeError(f"block_shape and crop inputs must have same number of elements as data input rank. "
+                         f"Got: {merged[0]} and {len(data)}")
+    blocks = node.const(1)
+    if blocks is not None:
+        if any(b < 1 for b in blocks):
+            raise ShapeError("Elements of block_shape input must be greater or equal to one.")
+        divisor = wrap(math.prod(blocks), "i64")
+        out = [_nonempty(_div(data[0], divisor), data[0], divisor)]
+    else:
+        out = [Dim.dynamic()]
+    begin, end = node.const(2), node.const(3)
+    if begin is None or end is None:
+        return [out + [Dim.dynamic()] * (len(data) - 1)]
+    if any(c < 0 for c in begin + end):
+        raise ShapeError("Elements of crops_begin and crops_end inputs must be greater or equal to zero.")
+    for i in range(1, len(data)):
+        d = data[i] * (Dim.of(blocks[i]) if blocks is not None else Dim(1, -1))
+        crop = wrap(begin[i] + end[i], "i64")
+        if blocks is not None and d.is_static and crop > d.lo:
+            raise ShapeError("crops_begin[i] + crops_end[i] must be less or equal to block_shape[i] * "
+                             "input_shape[i]")
+        out.append(_minus(d, Dim.of(crop)))
+    return [out]
+
+
+# -- DepthToSpace, SpaceToDepth, ShuffleChannels --------------------------------------------------------
+def _block_power(block: int, exponent: int) -> int:
+    """``std::pow(block_size, n)`` cast to int64 (exact below 2**53)."""
+    power = block ** exponent
+    if power >= 1 << 53:
+        raise Undecided(f"a block volume of {power} (OpenVINO computes it in doubles)")
+    return power
+
+
+@shape_infer("DepthToSpace")
+def _depth_to_space(node: Node) -> list[Shape]:
+    """DepthToSpace-1 (depth_to_space_shape_inference.hpp): channels divided by block**spatial rank, each
+    spatial dim times the block (either mode)."""
+    _enum(node, "mode", "blocks_first", ("blocks_first", "depth_first"))
+    data = node.input(0)
+    if data is None:
+        return [None]
+    if len(data) < 3:
+        raise ShapeError(f"The input tensor with rank lower than 3 is not supported (input rank: {len(data)})")
+    block = _size(node, "block_size", 1)
+    divisor = _block_power(block, len(data) - 2)
+    if divisor == 0:
+        raise ShapeError("DepthToSpace: The divisor must not be 0")
+    channels = _nonempty(_div(data[1], divisor), data[1], divisor)
+    return [[data[0], channels] + [d * Dim.of(block) for d in data[2:]]]
+
+
+@shape_infer("SpaceToDepth")
+def _space_to_depth(node: Node) -> list[Shape]:
+    """SpaceToDepth-1 (space_to_depth_shape_inference.hpp): channels times block**spatial rank, each spatial
+    dim divided by the block (either mode)."""
+    _enum(node, "mode", "blocks_first", ("blocks_first", "depth_first"))
+    data = node.input(0)
+    if data is None:
+        return [None]
+    if len(data) < 3:
+        raise ShapeError(f"The input tensor with rank lower than 3 is not supported (input rank: {len(data)})")
+    block = _size(node, "block_size", 1)
+    if block == 0:
+        raise ShapeError(f"The block size must be greater than 0 {block}")
+    channels = data[1] * Dim.of(_block_power(block, len(data) - 2))
+    return [[data[0], channels] + [_nonempty(_div(d, block), d, block) for d in data[2:]]]
+
+
+@shape_infer("ShuffleChannels")
+def _shuffle_channels(node: Node) -> list[Shape]:
+    """ShuffleChannels-1 (shuffle_channels_shape_inference.hpp): the shape unchanged; a static channel dim
+    must split into ``group`` equal parts."""
+    group = node.int("group", 1)
+    if group < 1:
+        raise ShapeError("The 'group' parameter must be greater or equal to 1.")
+    data = node.input(0)
+    if data is None:
+        return [None]
+    if not data:
+        raise ShapeError("The input tensor's shape is expected to be at least 1D.")
+    axis = _normalize_axis(node.int("axis", 1), len(data))
+    channels = data[axis]
+    if channels.is_static and channels.lo % group:
+        raise ShapeError("The channel dimension size has to be a multiple of the groups parameter value.")
+    out = list(data)
+    out[axis] = Dim(channels.lo, channels.hi)  # OpenVINO drops the symbol
+    return [out]
+
+
+# -- ROIPooling, PSROIPooling, ROIAlign -----------------------------------------------------------------
+def _check_rois(rois: Shape, columns: int) -> Dim:
+    """``roi_pooling::validate::rois_input_shape``: the number of ROIs (``?`` for a dynamic rank)."""
+    if rois is None:
+        return Dim.dynamic()
+    if len(rois) != 2:
+        raise ShapeError(f"Expected a 2D tensor for the ROIs input with box coordinates. Got: "
+                         f"{format_shape(rois)}")
+    if not rois[1].contains(columns):
+        raise ShapeError(f"The second dimension of ROIs input should contain batch id and box coordinates. "
+                         f"This dimension is expected to be equal to {columns}. Got: {rois[1]}")
+    return rois[0]
+
+
+def _check_scale(node: Node) -> None:
+    """``roi_pooling::validate::scale_attr``: a positive normal float."""
+    scale = np.float32(node.float("spatial_scale"))
+    if not (np.isfinite(scale) and scale >= np.finfo(np.float32).tiny):
+        raise ShapeError(f"The spatial scale attribute should be a positive floating point number. Got: {scale}")
+
+
+def _check_feat(feat: Shape) -> None:
+    if feat is not None and len(feat) != 4:
+        raise ShapeError(f"Expected a 4D tensor for the feature maps input. Got: {format_shape(feat)}")
+
+
+def _roi_size(node: Node) -> list[int]:
+    """ROIPooling's pooled size as the IR reader sets it: ``output_size``, then ``output_roi``, then
+    ``pooled_h`` and ``pooled_w`` written into its elements."""
+    size = _sizes(node, "output_size")
+    if node.attr("output_roi") is not None:
+        size = _sizes(node, "output_roi")
+    for i, name in enumerate(("pooled_h", "pooled_w")):
+        if node.attr(name) is not None:
+            if len(size) <= i:
+                raise Undecided(f"{name} written past the end of a pooled size of {len(size)} elements")
+            size[i] = node.int(name)
+    return size
+
+
+@shape_infer("ROIPooling")
+def _roi_pooling(node: Node) -> list[Shape]:
+    """ROIPooling-2 (roi_pooling_shape_inference.hpp): ``[ROIs, channels, pooled_h, pooled_w]``."""
+    feat = node.input(0)
+    _check_feat(feat)
+    rois = _check_rois(node.input(1), 5)
+    size = _roi_size(node)
+    if len(size) != 2:
+        raise ShapeError(f"The dimension of pooled size is expected to be equal to 2. Got: {len(size)}")
+    if any(s < 1 for s in size):
+        raise ShapeError(f"Pooled size attributes pooled_h and pooled_w should should be positive integers. "
+                         f"Got: {size[0]} and: {size[1]}respectively")
+    _check_scale(node)
+    method = node.attr("method", "max")
+    if method not in ("max", "bilinear"):
+        raise ShapeError(f"Pooling method attribute should be either 'max' or 'bilinear'. Got: {method}")
+    return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [Dim.of(s) for s in size]]
+
+
+@shape_infer("PSROIPooling")
+def _psroi_pooling(node: Node) -> list[Shape]:
+    """PSROIPooling-1 (psroi_pooling_shape_inference.hpp): ``[ROIs, output_dim, group_size, group_size]``;
+    the channels must hold output_dim times the group area (average) or the bins (bilinear)."""
+    mode = node.attr("mode", "average")
+    if mode not in ("average", "bilinear"):
+        raise ShapeError(f"Expected 'average' or 'bilinear' mode. Got {mode}")
+    group = _size(node, "group_size", 1)
+    if group == 0:
+        raise ShapeError("group_size has to be greater than 0")
+    bins = node.int("spatial_bins_x", 1), node.int("spatial_bins_y", 1)
+    if mode == "bilinear":
+        for axis, b in zip("xy", bins):
+            if b <= 0:
+                raise ShapeError(f"spatial_bins_{axis} has to be greater than 0")
+    _check_scale(node)
+    feat = node.input(0)
+    _check_feat(feat)
+    output_dim = _size(node, "output_dim")
+    if feat is not None:
+        area = group * group if mode == "average" else bins[0] * bins[1]
+        if not feat[1].compatible(Dim.of(wrap(area * output_dim % _SIZE, "i64"))):
+            raise ShapeError("Number of input's channels must be a multiply of output_dim * "
+                             + ("group_size * group_size" if mode == "average" else "spatial_bins_x * spatial_bins_y"))
+    rois = _check_rois(node.input(1), 5)
+    return [[rois, Dim.of(output_dim), Dim.of(group), Dim.of(group)]]
+
+
+@shape_infer("ROIAlign", versions=("opset3", "opset9"))
+def _roi_align(node: Node) -> list[Shape]:
+    """ROIAlign-3/9 (roi_align_shape_utils.hpp): ``[ROIs merged with the batch indices, channels, pooled_h,
+    pooled_w]``."""
+    data, rois, indices = node.input(0), node.input(1), node.input(2)
+    if data is not None and len(data) != 4:
+        raise ShapeError(f"Expected a 4D tensor for the input data. Got: {format_shape(data)}")
+    if rois is not None and len(rois) != 2:
+        raise ShapeError(f"Expected a 2D tensor for the ROIs input. Got: {format_shape(rois)}")
+    if indices is not None and len(indices) != 1:
+        raise ShapeError(f"Expected a 1D tensor for the batch indices input. Got: {format_shape(indices)}")
+    count = Dim.dynamic()
+    if rois is not None:
+        if not rois[1].contains(4):
+            raise ShapeError(f"The second dimension of ROIs input should contain box coordinates. op dimension "
+                             f"is expected to be equal to 4. Got: {rois[1]}")
+        count = rois[0]
+    if indices is not None:
+        merged = dim_merge(count, indices[0])
+        if merged is None:
+            raise ShapeError(f"The first dimension of ROIs input must be equal to the first dimension of the "
+                             f"batch indices input. Got: {count} and: {indices[0]}")
+        count = merged
+    channels = data[1] if data is not None else Dim.dynamic()
+    return [[count, channels, Dim.of(node.int("pooled_h")), Dim.of(node.int("pooled_w"))]]
+
+
+# -- ReorgYolo, RegionYolo ------------------------------------------------------------------------------
+@shape_infer("ReorgYolo")
+def _reorg_yolo(node: Node) -> list[Shape]:
+    """ReorgYolo-2 (reorg_yolo_shape_inference.hpp): ``[N, C * stride**2, H / stride, W / stride]`` with
+    the first stride."""
+    strides = _sizes(node, "stride")
+    if not strides:
+        raise ShapeError("Stride attribute is required.")
+    stride = strides[0]
+    data = node.input(0)
+    if data is None:
+        return [None]
+    if len(data) != 4:
+        raise ShapeError("[N, C, H, W] input shape is required.")
+    if data[1].is_static and data[1].lo < stride * stride:
+        raise ShapeError("For [N, C, H, W] input shape, C >= (stride*stride) is required.")
+    spatial = [_div(d, stride) for d in data[2:]]
+    if any(d.is_empty for d in spatial):
+        raise ShapeError("For [N, C, H, W] input shape, H and W should be divisible by stride.")
+    return [[data[0], data[1] * Dim.of(stride * stride)] + spatial]
+
+
+@shape_infer("RegionYolo")
+def _region_yolo(node: Node) -> list[Shape]:
+    """RegionYolo-1 (region_yolo_shape_inference.hpp): with do_softmax, the dims ``axis..end_axis`` flattened
+    into one; without, the channels become ``(classes + coords + 1) * len(mask)``."""
+    data = node.input(0)
+    if data is not None and len(data) != 4:
+        raise ShapeError(f"Input must be a tensor of rank 4, but got {len(data)}")
+    if data is None:
+        return [None]
+    if node.flag("do_softmax", True):
+        axis = _normalize_axis(node.int("axis", 1), 4)
+        end = _normalize_axis(node.int("end_axis", 3), 4)
+        flat = data[axis]
+        for d in data[axis + 1:end + 1]:
+            flat = flat * d
+        return [list(data[:axis]) + [flat] + list(data[max(axis, end) + 1:])]
+    channels = (node.int("classes", 1) + node.int("coords", 4) + 1) * len(node.ints("mask"))
+    return [[data[0], Dim.of(wrap(channels % _SIZE, "i64"))] + list(data[2:])]

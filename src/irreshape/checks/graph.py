@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 
 from ..core.dims import INF, Bound, Dim, Shape, parse_shape
 from ..core.findings import Finding, ProblemError
+from ..core.text import parse_ints
 from ..frontends.openvino.model import IRModel, Layer, Port
 from ..frontends.openvino.reader import NO_DATA
 from ..frontends.openvino.weights import FLOAT_TYPES, MAX_FLOATS, Weights, read_const
@@ -34,6 +35,7 @@ MAX_DEPTH = 256  # layers on one path of a shape subgraph
 
 _Result = V.Tensor | NoBounds | Unknown
 _UNSET = object()
+_UNDECIDED = object()  # a shape function that cannot tell what OpenVINO infers
 _DIMS: dict[int, Dim] = {}  # Dim.of(n) for the values seen: a Dim is never changed once made
 
 
@@ -48,6 +50,15 @@ def _declared(dims: tuple[int, ...]) -> list[Dim]:
                 _DIMS[n] = d
         out.append(d)
     return out
+
+
+def _const_shape(layer: Layer) -> list[Dim] | None:
+    """A Const's output shape: its ``shape`` attribute (None when malformed)."""
+    try:
+        dims = parse_ints(layer.data.get("shape", "")) if "shape" in layer.data else None
+    except ValueError:
+        return None
+    return None if dims is None or any(d < 0 for d in dims) else [Dim.of(d) for d in dims]
 
 
 def describe(layer: Layer) -> str:
@@ -106,8 +117,17 @@ class _InputShapes(Sequence[Shape]):
 
 
 class Graph:
-    def __init__(self, model: IRModel, weights: Weights | None = None) -> None:
+    """Shapes and values of one IR. ``trust_declared`` (the Reshape checks' reading): a layer's declared static
+    dims win and only its dynamic ones are re-inferred. Without it, every layer with a shape function is
+    inferred from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on, as
+    OpenVINO's ``read_model`` does; ``origin`` then says, per output port, how its shape was had."""
+
+    def __init__(self, model: IRModel, weights: Weights | None = None, trust_declared: bool = True) -> None:
         self.model = model
+        self.trust_declared = trust_declared
+        # id(port) -> "inferred", "declared" (a Parameter, a Const), "trusted" (no shape function),
+        # "undecided" (irreshape cannot tell what OpenVINO infers), or OpenVINO's error where it rejects the layer
+        self.origin: dict[int, str] = {}
         self.weights = weights if weights is not None else Weights(model.bin_path)
         model.link()  # every input port knows its source
         # memos per output port, keyed by the port's identity (the model keeps every port alive)
@@ -166,15 +186,19 @@ class Graph:
 
     def _shape_sources(self, layer: Layer) -> list[Port | None]:
         """The output ports whose shapes the re-inference of ``layer``'s outputs needs: none when every
-        output is declared static (declared static dims win) or the op has no shape function."""
+        output is declared static (declared static dims win, when trusted) or the op has no shape function."""
         if registry.shape_fn(layer.kind, layer.version) is None:
             return []
+        if not self.trust_declared:
+            return [p.source for p in layer.inputs]
         for p in layer.outputs:
             if p.dims is None or not self._declared_entry(p.dims)[2]:
                 return [p.source for p in layer.inputs]
         return []
 
     def _infer_shape(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
+        if not self.trust_declared:
+            return self._infer_from_inputs(layer, port, sources)
         if not sources or port.dims is None or (layer.kind == "parameter" and "shape" in layer.data):
             return self._declared_shape(layer, port)
         _, declared, static = self._declared_entry(port.dims)
@@ -186,15 +210,8 @@ class Graph:
             if src is None:
                 return declared
             ins.append(shapes[id(src)])
-        key = self._infer_key(layer, ins)
-        outputs = self._inferred.get(key, _UNSET)
-        if outputs is _UNSET:
-            outputs, pure = self._infer(layer, ins)
-            if pure:
-                self._inferred[key] = outputs
-        index = next(i for i, p in enumerate(layer.outputs) if p is port)
-        inferred = outputs[index] if outputs is not None and index < len(outputs) else None  # type: ignore[index]
-        if inferred is None:
+        inferred = self._port_output(layer, port, ins)
+        if not isinstance(inferred, list):
             return declared
         merged = self._merged.get((id(declared), id(inferred)))
         if merged is None:  # the declared static dims, the inferred ones elsewhere
@@ -203,9 +220,45 @@ class Graph:
             self._merged[(id(declared), id(inferred))] = merged
         return merged
 
-    def _infer(self, layer: Layer, ins: list[Shape]) -> tuple[list[Shape] | None, bool]:
-        """(the outputs the op's shape function gives, or None where it cannot tell; whether they depend on
-        nothing but the key of :meth:`_infer_key`: no value of an input other than a Const was read)."""
+    def _infer_from_inputs(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
+        """The whole-graph reading: the op's shape function on its inputs' inferred shapes; the declared dims
+        where there is none, where it cannot tell, or where OpenVINO rejects the layer."""
+        origin = self.origin
+        if layer.kind == "const":
+            shape = _const_shape(layer)
+            origin[id(port)] = "declared" if shape is not None else "trusted"
+            return self._intern(shape) if shape is not None else self._declared_shape(layer, port)
+        if not sources:
+            origin[id(port)] = "declared" if layer.kind == "parameter" else "trusted"
+            return self._declared_shape(layer, port)
+        if any(src is None for src in sources):
+            origin[id(port)] = "undecided"
+            return self._declared_shape(layer, port)
+        out = self._port_output(layer, port, [self._shapes[id(src)] for src in sources])  # type: ignore[arg-type]
+        if out is _UNDECIDED or isinstance(out, str):
+            origin[id(port)] = "undecided" if out is _UNDECIDED else out  # type: ignore[assignment]
+            return self._declared_shape(layer, port)
+        origin[id(port)] = "inferred"
+        return out  # type: ignore[return-value]  # a shape; None is a dynamic rank
+
+    def _port_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
+        """The shape the op's function gives ``port`` (memoised by content), OpenVINO's error message where it
+        rejects the layer, or _UNDECIDED."""
+        key = self._infer_key(layer, ins)
+        outputs = self._inferred.get(key, _UNSET)
+        if outputs is _UNSET:
+            outputs, pure = self._infer(layer, ins)
+            if pure:
+                self._inferred[key] = outputs
+        if not isinstance(outputs, list):
+            return outputs  # an error message, or _UNDECIDED
+        index = next(i for i, p in enumerate(layer.outputs) if p is port)
+        return outputs[index] if index < len(outputs) else _UNDECIDED
+
+    def _infer(self, layer: Layer, ins: list[Shape]) -> "tuple[list[Shape] | str | object, bool]":
+        """(the outputs the op's shape function gives, OpenVINO's error message, or _UNDECIDED where irreshape
+        cannot tell; whether that depends on nothing but the key of :meth:`_infer_key`: no value of an input
+        other than a Const was read)."""
         read: list[int] = []
 
         def value(i: int) -> object:
@@ -213,11 +266,14 @@ class Graph:
             return self._input_tensor(layer, i)
 
         node = registry.Node(layer.type, layer.version, layer.data, ins, len(layer.outputs), value)
+        outputs: "list[Shape] | str | object"
         try:
             outputs = [self._intern(s) for s in registry.shape_fn(layer.kind, layer.version)(node)]  # type: ignore[misc]
-        except (registry.ShapeError, registry.Undecided, V.NoBounds, V.Unsupported, V.Rejected,
-                IndexError, ValueError, KeyError, TypeError):
-            outputs = None
+        except registry.ShapeError as e:
+            outputs = str(e) or "OpenVINO rejects the layer"
+        except (registry.Undecided, V.NoBounds, V.Unsupported, V.Rejected, IndexError, ValueError, KeyError,
+                TypeError):
+            outputs = _UNDECIDED
         pure = all((src := layer.inputs[i].source) is not None and src.layer.kind == "const" for i in read)
         return outputs, pure
 

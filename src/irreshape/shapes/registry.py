@@ -180,14 +180,14 @@ class Node:
         interval, and OpenVINO rejects a negative bound ("Value for partial shape evaluation can't be lower
         than zero.")."""
         t = self.value(i)
-        b = self.bounds(i)
-        if t is None or b is None:
+        if t is None:
             return None
         if t.is_const:
-            return [Dim(lo, lo) for lo, _ in b]
-        if any(lo < 0 or hi < 0 for lo, hi in b):
+            return [Dim(v, v) for v in self.const(i)]  # type: ignore[union-attr]
+        b = self.bounds(i)
+        if any(lo < 0 or hi < 0 for lo, hi in b):  # type: ignore[union-attr]
             raise ShapeError("Value for partial shape evaluation can't be lower than zero.")
-        return [Dim(lo, hi) for lo, hi in b]
+        return [Dim(lo, hi) for lo, hi in b]  # type: ignore[union-attr]
 
 
 def _remap(v: int, et: str) -> int:
@@ -253,10 +253,25 @@ def _load() -> None:
         from . import ops  # noqa: F401  every family module registers itself on import
 
 
+def _opset(version: str | None) -> int | None:
+    return int(version[5:]) if version and version.startswith("opset") and version[5:].isdigit() else None
+
+
 def _find(table: dict, kind: str, version: str) -> Callable | None:
+    """The function for ``kind`` in ``version``: registered for that opset, else for any version, else for the
+    latest opset before it (an opset holds the newest version of an op defined up to it, as OpenVINO's IR
+    reader resolves it: ReduceL1 named in opset5 is ReduceL1-4)."""
     _load()
-    kind = kind.lower()
-    return table.get((kind, version.lower())) or table.get((kind, None))
+    kind, version = kind.lower(), version.lower()
+    fn = table.get((kind, version)) or table.get((kind, None))
+    if fn is not None:
+        return fn
+    n = _opset(version)
+    if n is not None:
+        earlier = [(k, f) for (t, v), f in table.items() if t == kind and (k := _opset(v)) is not None and k < n]
+        if earlier:
+            return max(earlier, key=lambda e: e[0])[1]
+    return None
 
 
 def shape_fn(kind: str, version: str = "") -> ShapeFn | None:

@@ -1,6 +1,7 @@
 """The convolution family: MatMul, Convolution, GroupConvolution, BinaryConvolution, DeformableConvolution
-(opset1 and opset8), ConvolutionBackpropData, GroupConvolutionBackpropData and Einsum, as openvino 2026.4.1
-infers their output shapes.
+(v1, in opset1 to opset7, and v8 from opset8), ConvolutionBackpropData, GroupConvolutionBackpropData and
+Einsum, as openvino 2026.4.1 infers their output shapes. Each op but DeformableConvolution has one version,
+registered for every opset that holds it.
 
 Each shape function follows its OpenVINO shape-inference unit (``src/core/shape_inference/include/``) and
 the ``validate_and_infer_types`` of the op (``src/core/src/op/``), including their checks, in their order,
@@ -291,12 +292,12 @@ def _convolution(node: Node, data_ranks: Sequence[int]) -> list[Shape]:
     return [head + _forward_spatial(a, data, filters, n)]
 
 
-@shape_infer("Convolution", versions=("opset1",))
+@shape_infer("Convolution")
 def _convolution_v1(node: Node) -> list[Shape]:
     return _convolution(node, (3, 4, 5))
 
 
-@shape_infer("BinaryConvolution", versions=("opset1",))
+@shape_infer("BinaryConvolution")
 def _binary_convolution(node: Node) -> list[Shape]:
     """As Convolution, for 4-D data only (``binary_convolution_shape_inference.hpp``)."""
     mode = node.attr("mode")
@@ -326,7 +327,7 @@ def _check_group_ranks(data: Shape, filters: Shape, prefix: str) -> None:
         raise _rank_mismatch(data, filters, prefix)
 
 
-@shape_infer("GroupConvolution", versions=("opset1",))
+@shape_infer("GroupConvolution")
 def _group_convolution(node: Node) -> list[Shape]:
     """``v1::shape_infer(GroupConvolution)`` (``group_convolution_shape_inference.hpp``)."""
     _need_inputs(node, 2)
@@ -401,7 +402,7 @@ def _backprop_output(a: _Attrs, node: Node, out_spatial: Shape, n: int, head: li
     return [head + (out_spatial or [])]
 
 
-@shape_infer("ConvolutionBackpropData", versions=("opset1",))
+@shape_infer("ConvolutionBackpropData")
 def _convolution_backprop(node: Node) -> list[Shape]:
     """``v1::shape_infer(ConvolutionBackpropData)`` (``convolution_backprop_shape_inference.hpp``)."""
     _need_inputs(node, 2)
@@ -425,7 +426,7 @@ def _convolution_backprop(node: Node) -> list[Shape]:
     return _backprop_output(a, node, out_spatial, n, head)
 
 
-@shape_infer("GroupConvolutionBackpropData", versions=("opset1",))
+@shape_infer("GroupConvolutionBackpropData")
 def _group_convolution_backprop(node: Node) -> list[Shape]:
     """``v1::shape_infer(GroupConvolutionBackpropData)`` (``group_convolution_backprop_shape_inference.hpp``)."""
     _need_inputs(node, 2)
@@ -456,7 +457,8 @@ def _deformable(node: Node) -> list[Shape]:
     a = _Attrs(node)
     group, deformable_group = node.int("group", 1), node.int("deformable_group", 1)
     n = _spatial_from_shapes(data, filters, 2)
-    pass
+    if n is None and offsets is not None:
+        n = 2
     if n is None:
         return [None]
     a.resize(n)
@@ -496,14 +498,14 @@ def _deformable(node: Node) -> list[Shape]:
     return [out]
 
 
-@shape_infer("DeformableConvolution", versions=("opset1",))
+@shape_infer("DeformableConvolution", versions=tuple(f"opset{k}" for k in range(1, 8)))
 def _deformable_v1(node: Node) -> list[Shape]:
     """``v1::shape_infer(DeformableConvolution)``: data, offsets, filters."""
     _need_inputs(node, 3, 3)
     return _deformable(node)
 
 
-@shape_infer("DeformableConvolution", versions=("opset8",))
+@shape_infer("DeformableConvolution")
 def _deformable_v8(node: Node) -> list[Shape]:
     """``v8::shape_infer(DeformableConvolution)``: the optional mask is checked first against the filters
     and the data batch, and after inference against the output's spatial dims."""
@@ -528,7 +530,7 @@ def _deformable_v8(node: Node) -> list[Shape]:
 
 
 # -- MatMul -----------------------------------------------------------------------------------------------
-@shape_infer("MatMul", versions=("opset1",))
+@shape_infer("MatMul")
 def _matmul(node: Node) -> list[Shape]:
     """``v0::shape_infer(MatMul)`` (``matmul_shape_inference.hpp``): the last two dims swapped where
     transposed, a 1-D operand made a row (A) or a column (B) and that axis dropped again, the inner dims
@@ -614,7 +616,7 @@ def _broadcast_shapes(a: list[Dim], b: list[Dim]) -> list[Dim] | None:
     return None if None in out else out  # type: ignore[return-value]
 
 
-@shape_infer("Einsum", versions=("opset7",))
+@shape_infer("Einsum")
 def _einsum(node: Node) -> list[Shape]:
     """``v7::shape_infer(Einsum)`` (``einsum_shape_inference.hpp``): a label's dims merged within an
     input and broadcast across inputs, the ``...`` dims broadcast numpy-style; an input of dynamic rank

@@ -32,7 +32,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..common import broadcast_dim
@@ -117,13 +116,15 @@ for _type, _opsets in _ABSENT.items():
 
 
 # -- PriorBox, PriorBoxClustered ---------------------------------------------------------------------
-def _f32(values: Sequence[float]) -> list[np.float32]:
+def _f32(values: Sequence[float]) -> list:
+    import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
     return [np.float32(v) for v in values]
 
 
 def _aspect_ratios(node: Node) -> int:
     """``PriorBox::normalized_aspect_ratio(...).size()``: the distinct ratios (and their inverses with
     ``flip``), rounded to 6 decimals in float, plus 1."""
+    import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
     flip = node.flag("flip", False)
     million = np.float32(1e6)
     ratios = {np.float32(1)}
@@ -141,6 +142,7 @@ def _wrap64(v: int) -> int:
 
 def _prior_box_count(node: Node) -> int:
     """``PriorBox::number_of_priors`` (v0 and v8 count alike), in the C++ integer arithmetic."""
+    import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
     ratios = _aspect_ratios(node)
     min_size, max_size = node.floats("min_size"), node.floats("max_size")
     fixed_size, fixed_ratio = node.floats("fixed_size"), node.floats("fixed_ratio")

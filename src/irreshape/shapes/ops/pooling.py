@@ -20,7 +20,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import numpy as np
 
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..common import dim_merge, dim_sum, pad_op_shape
@@ -82,6 +81,7 @@ def _padded(d: Dim, pad: int) -> Dim:
 
 def _scaled(d: Dim, scale: float) -> Dim:
     """``ov::util::dim::scale``: each bound times ``scale + 1e-6`` in float32, truncated."""
+    import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
     s = np.float32(scale)
     if s == np.float32(1.0):
         return d
@@ -585,6 +585,7 @@ def _check_rois(rois: Shape, columns: int) -> Dim:
 
 def _check_scale(node: Node) -> None:
     """``roi_pooling::validate::scale_attr``: a positive normal float."""
+    import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
     scale = np.float32(node.float("spatial_scale"))
     if not (np.isfinite(scale) and scale >= np.finfo(np.float32).tiny):
         raise ShapeError(f"The spatial scale attribute should be a positive floating point number. Got: {scale}")

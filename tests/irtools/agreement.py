@@ -1,0 +1,92 @@
+"""Whole-graph inference against openvino's ``read_model``: every output port of every layer, by op type.
+
+    python tests/irtools/agreement.py FILE_OR_DIR...    # a table per op type, then the disagreements
+"""
+
+from __future__ import annotations
+
+import collections
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import openvino as ov
+
+from irreshape.checks.graph import Graph
+from irreshape.core.dims import format_shape
+from irreshape.frontends.openvino import parse
+
+
+@dataclass(frozen=True)
+class Port:
+    file: str
+    layer: str
+    type: str
+    version: str
+    origin: str  # inferred, declared, trusted, undecided, or OpenVINO's error
+    got: str
+    want: str
+
+    @property
+    def equal(self) -> bool:
+        return self.got == self.want
+
+
+def ports(path: str, core: ov.Core | None = None) -> list[Port]:
+    """One row per output port of the main graph's layers (OpenVINO's friendly names are the layer names)."""
+    core = core or ov.Core()
+    theirs: dict[str, list[list[str]]] = collections.defaultdict(list)
+    for op in core.read_model(path).get_ordered_ops():
+        theirs[op.get_friendly_name()].append([str(o.get_partial_shape()) for o in op.outputs()])
+    model = parse(path)
+    graph = Graph(model, trust_declared=False)
+    seen: collections.Counter = collections.Counter()
+    rows = []
+    for layer in model.layers.values():
+        k = seen[layer.name]
+        seen[layer.name] += 1
+        want = theirs.get(layer.name, [])
+        outs = want[k] if k < len(want) else []
+        for i, port in enumerate(layer.outputs):
+            got = format_shape(graph.shape(port))
+            rows.append(Port(Path(path).name, layer.name, layer.type, layer.version, graph.origin.get(id(port), "?"),
+                             got, outs[i] if i < len(outs) else "missing"))
+    graph.weights.close()
+    return rows
+
+
+def loadable(paths: list[str]) -> list[str]:
+    core = ov.Core()
+    out = []
+    for p in paths:
+        try:
+            core.read_model(p)
+        except Exception:
+            continue
+        out.append(p)
+    return out
+
+
+def table(rows: list[Port]) -> str:
+    by: dict[str, list[Port]] = collections.defaultdict(list)
+    for r in rows:
+        by[r.type].append(r)
+    lines = [f"{'op type':<40} {'ports':>6} {'inferred':>9} {'equal':>7}"]
+    for t, rs in sorted(by.items(), key=lambda kv: -len(kv[1])):
+        inferred = sum(r.origin in ("inferred", "declared") for r in rs)
+        lines.append(f"{t:<40} {len(rs):>6} {inferred:>9} {sum(r.equal for r in rs):>7}")
+    total = len(rows)
+    inferred = sum(r.origin in ("inferred", "declared") for r in rows)
+    equal = sum(r.equal and r.origin in ("inferred", "declared") for r in rows)
+    lines.append(f"{'all':<40} {total:>6} {inferred:>9} {sum(r.equal for r in rows):>7}   "
+                 f"inferred and equal: {equal}/{total} = {equal / max(total, 1):.2%}")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    files = [str(f) for a in sys.argv[1:] for f in (sorted(Path(a).glob("*.xml")) if Path(a).is_dir() else [Path(a)])]
+    rows = [r for f in loadable(files) for r in ports(f)]
+    print(table(rows))
+    for r in rows:
+        if not r.equal:
+            print(f"{r.file}: {r.type}-{r.version} {r.layer!r} [{r.origin}] irreshape {r.got}, openvino {r.want}")

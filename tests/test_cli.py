@@ -252,11 +252,17 @@ def test_explain_by_id_names_the_recomputed_input():
     assert [ln.split()[0] for ln in lines[lines.index("findings:") + 1:]] == ["IR105", "IR106"]
 
 
-@pytest.mark.parametrize("layer, message", [
-    ("x", "'x' is a Parameter layer"), ("nope", "no Reshape-family layer with id or name 'nope'")])
-def test_explain_errors(layer, message):
-    run = irreshape("explain", BROKEN, layer)
-    assert run.status == 2 and message in run.stderr
+def test_explain_errors():
+    run = irreshape("explain", BROKEN, "nope")
+    assert run.status == 2 and "no layer with id or name 'nope'" in run.stderr
+
+
+def test_explain_any_layer():
+    run = irreshape("explain", BROKEN, "x")
+    assert run.status == 0
+    assert run.stdout.startswith("Parameter 'x' (id 0, opset1)")
+    assert any(line.startswith("output port 0: declared [") and "OpenVINO infers [" in line
+               for line in run.stdout.splitlines())
 
 
 def test_derive_dynamic_and_literal_zero():

@@ -27,13 +27,14 @@ def test_agreement(declared, expected, answer):
 
 
 def test_full_report_marks_a_static_dim_inside_an_interval(tmp_path):
-    """IR101 for `4` where `1..8` is expected; the full report marked no row as differing."""
+    """A finding for `4` where `1..8` is expected (IR101 then, IR304 now); the full report marked no row as
+    differing."""
     xml = (EXAMPLES / "bad_wrong_dim_interval.xml").read_text().replace("<dim>9</dim>", "<dim>4</dim>")
     (tmp_path / "m.xml").write_text(xml)
     shutil.copy(EXAMPLES / "bad_wrong_dim_interval.bin", tmp_path / "m.bin")
     out = CliRunner().invoke(main, ["check", "--isolated", "-j", "1", "--output-format", "full", "--color", "never",
                                     str(tmp_path / "m.xml")]).output
-    assert "IR101" in out
+    assert "IR304" in out
     rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit() and "expected" not in line]
     assert ["0", "4", "1..8", "<-", "differs"] in rows and ["1", "12", "12"] in rows
 

@@ -9,7 +9,7 @@
     raise SystemExit(report.exit_code)  # what the CLI would exit with
 
 Options mirror the command line's (``select``, ``extend_select``, ``ignore``, ``config``, ``isolated``,
-``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``exit_zero``, ``debug``). ``executor=``
+``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``layers``, ``exit_zero``, ``debug``). ``executor=``
 takes any :class:`concurrent.futures.Executor` (a Dask or Ray cluster's, say): the files are mapped over
 it instead of irreshape's own processes. A bad option or configuration raises :class:`UsageError` (the
 CLI's exit status 2).
@@ -63,11 +63,12 @@ def _selectors(value: Optional[Iterable[str] | str]) -> Optional[list[str]]:
 
 def settings(select=None, extend_select=None, ignore=None, config: Optional[str] = None, isolated: bool = False,
              force_exclude: bool = False, max_xml_size=None, baseline: Optional[str] = None,
-             jobs: Optional[int] = None, debug: bool = False, output_format: Optional[str] = None) -> lint.Settings:
+             jobs: Optional[int] = None, debug: bool = False, output_format: Optional[str] = None,
+             layers: Optional[str] = None) -> lint.Settings:
     """The run's settings from the command line's options (None: not given) and the configuration file."""
     cli = {"select": _selectors(select), "extend-select": _selectors(extend_select), "ignore": _selectors(ignore),
            "output-format": output_format, "max-xml-size": max_xml_size, "baseline": baseline,
-           "force-exclude": force_exclude, "jobs": jobs or lint.default_jobs(), "debug": debug}
+           "force-exclude": force_exclude, "jobs": jobs or lint.default_jobs(), "debug": debug, "layers": layers}
     try:
         return build(cli, config, isolated)
     except (ConfigError, BaselineError, SelectorError) as e:

@@ -80,6 +80,8 @@ def _default_format(stream: TextIO) -> str:
 @click.option("--ignore", multiple=True, callback=_codes, metavar="CODES", help="Do not report these rules.")
 @click.option("--output-format", "--format", "fmt", type=click.Choice(sorted(OUTPUTS)), default=None,
               help="Report format (default: full on a terminal, github in GitHub Actions, else concise).")
+@click.option("--layers", type=click.Choice(["reshape", "all"]), default=None,
+              help="Which layers the JSON `layers` list holds: the Reshape family's [default], or every layer's.")
 @click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of stdout.")
 @click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
@@ -99,7 +101,7 @@ def _default_format(stream: TextIO) -> str:
 @click.option("--fix", is_flag=True, help="Rewrite the lying <dim>s of mismatched layers (the .bin is never touched).")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; change nothing.")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
-def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, output, statistics, exit_zero, quiet,
+def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, output, statistics, exit_zero, quiet,
           color, config_file, isolated, force_exclude, max_xml_size, baseline, write_baseline, jobs, fix, diff,
           debug) -> None:
     """Check IR .xml files, and directories of them (default: the working directory).
@@ -112,7 +114,7 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, output, st
         raise click.UsageError("--fix and --diff exclude each other")
     try:
         settings = api.settings(select, extend_select, ignore, config_file, isolated, force_exclude, max_xml_size,
-                                baseline, jobs, debug, fmt)
+                                baseline, jobs, debug, fmt, layers)
         settings.fix = "fix" if fix else ("diff" if diff else None)
         outcome = api.run(paths, settings, apply_baseline=not write_baseline)
     except api.UsageError as e:

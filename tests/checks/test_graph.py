@@ -8,7 +8,7 @@ from irreshape.checks import check_file
 
 from irreshape.checks.openvino import check_model
 from irreshape.core.dims import format_shape, parse_shape
-from irreshape.shapes import common as S
+from irreshape.shapes import dimops, registry
 from irreshape.shapes import values as V
 from irreshape.checks.graph import MAX_DEPTH, Graph
 from irreshape.checks.values import Unknown, Value
@@ -111,12 +111,14 @@ def test_gather_slice_and_strided_slice():
     ("..8", "1..", "?"), ("4..", "3", None), ("1..8", "1..", "1.."),
 ])
 def test_broadcast_dim(a, b, want):
-    got = S.broadcast_dim(parse_shape(a)[0], parse_shape(b)[0])
+    got = dimops.broadcast_merge(parse_shape(a)[0], parse_shape(b)[0])
     assert (str(got) if got is not None else None) == want
 
 
 def test_conv_shape_intervals():
-    out = S.window_shape(parse_shape("1..8,3,5..20,..30"), parse_shape("1..8,16"), [4, 4], [4, 4], [0, 0], [0, 0], [1, 1])
+    attrs = {"strides": "4,4", "dilations": "1,1", "pads_begin": "0,0", "pads_end": "0,0"}
+    node = registry.Node("Convolution", "opset1", attrs, [parse_shape("1..8,3,5..20,..30"), parse_shape("16,3,4,4")])
+    out, = registry.shape_fn("Convolution", "opset1")(node)
     assert format_shape(out) == "[1..8,16,1..5,1..7]"
 
 

@@ -39,6 +39,8 @@ def sampled_faults(xml: Path):
 
 @pytest.mark.parametrize("xml", MODELS, ids=lambda p: p.stem)
 def test_every_single_fault_is_an_error_on_its_layer_only(xml, tmp_path):
+    """An error on the faulty layer and on no other (IR304, a warning, where a -1 became a static value the
+    recomputed interval contains)."""
     target = tmp_path / "m.xml"
     seen = collections.Counter()
     wrong = []
@@ -47,10 +49,16 @@ def test_every_single_fault_is_an_error_on_its_layer_only(xml, tmp_path):
         target.with_suffix(".bin").write_bytes(bin2)
         run = irreshape("check", "--isolated", "--format", "json", "-j", "1", str(target))
         doc = json.loads(run.stdout)
-        errors = {f["layer"]["id"] if f["layer"] else None for f in doc["files"][0]["findings"]
-                  if f["severity"] == "error"}
+        findings = doc["files"][0]["findings"]
+        errors = {f["layer"]["id"] if f["layer"] else None for f in findings if f["severity"] == "error"}
+        # a -1 made static inside the dim's interval is a claim OpenVINO cannot prove: IR304, a warning
+        unproven = {f["layer"]["id"] for f in findings if f["code"] == "IR304" and f["layer"]}
         seen[kind_of(description)] += 1
-        if run.status != 1 or errors != {layer_id}:
+        if errors:
+            ok = run.status == 1 and errors == {layer_id}
+        else:
+            ok = run.status == 0 and unproven == {layer_id} and "-1 ->" in description
+        if not ok:
             wrong.append((description, run.status, sorted(errors, key=str)))
     assert seen, "no faults generated"
     assert wrong == []

@@ -142,6 +142,7 @@ class Graph:
         # id(port.dims) -> (dims, shape, static)
         self._declared: dict[int, tuple[tuple[int, ...], Shape, bool]] = {}
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
+        self._const_shapes: dict[int, tuple[dict, Shape]] = {}  # id(Const data) -> (data, its `shape`)
         self._inferred: dict[tuple, list[Shape] | None] = {}  # see _infer_key: the shape function's outputs
         self._merged: dict[tuple[int, int], Shape] = {}  # (id(declared), id(inferred)) -> merged
         self._bounds: dict[int, tuple[V.Tensor, list[Bound]]] = {}  # id(tensor) -> (tensor, its bounds)
@@ -225,9 +226,12 @@ class Graph:
         where there is none, where it cannot tell, or where OpenVINO rejects the layer."""
         origin = self.origin
         if layer.kind == "const":
-            shape = _const_shape(layer)
-            origin[id(port)] = "declared" if shape is not None else "trusted"
-            return self._intern(shape) if shape is not None else self._declared_shape(layer, port)
+            known = self._const_shapes.get(id(layer.data))  # Consts of equal <data> share the dict
+            if known is None:
+                shape = _const_shape(layer)
+                known = self._const_shapes[id(layer.data)] = (layer.data, None if shape is None else self._intern(shape))
+            origin[id(port)] = "declared" if known[1] is not None else "trusted"
+            return known[1] if known[1] is not None else self._declared_shape(layer, port)
         if not sources:
             origin[id(port)] = "declared" if layer.kind == "parameter" else "trusted"
             return self._declared_shape(layer, port)

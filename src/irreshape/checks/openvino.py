@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from ..core.dims import Shape
+from ..core.dims import Dim, Shape
 from ..core.order import topological
-from ..core.results import FileResult, Options, Status
+from ..core.results import FileResult, Options, PortResult, Status
 from ..frontends.openvino import NotIR, parse
 from ..frontends.openvino.model import IRModel, Port
+from ..frontends.openvino.reader import SUPPORTED_VERSIONS
 from ..rules import finding
 from ..rules import structure as S
 from ..rules import weights as W
 from . import internal_error
 from .graph import Graph
+from .layers import check_layers
 from .reshape import KINDS, check_layer
 from .structure import check_graph, shape_cycles
 
@@ -43,15 +45,18 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     result.findings.extend(finding(p) for p in model.problems)
     if any(p.rule in _UNREAD for p in model.problems):
         return result  # what was read before the problem is not the model OpenVINO would load
+    if model.version is not None and model.version not in SUPPORTED_VERSIONS:
+        return result  # IR002 alone: element types and attributes of a format OpenVINO does not read are noise
     result.findings.extend(check_graph(model))
     ordered, cyclic = order(model)
-    graph = Graph(model)
+    every = options is not None and options.layers == "all"
+    graph = Graph(model, trust_declared=not every)
     # A second reading of the graph in which the Reshapes that lie keep their declared dims: a layer
     # downstream of a liar (through its data or a ShapeOf of it) that agrees with this reading is not
     # blamed, since the lie may be in the liar's pattern as well as in its declared dims.
     honest: list[tuple[Port, Shape]] = []
+    lies: list[tuple[Port, Shape]] = []
     alt: Graph | None = None
-    liars = 0
     try:
         for lid in ordered + cyclic:
             layer = model.layers[lid]
@@ -59,10 +64,10 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 continue
             try:
                 verdict, findings = check_layer(layer, graph)
-                if liars and verdict.status in _LIES:
+                if lies and verdict.status in _LIES:
                     if alt is None:
-                        alt = Graph(model, graph.weights)
-                        for key in honest:
+                        alt = Graph(model, graph.weights, trust_declared=not every)
+                        for key in honest + lies:
                             alt.set_shape(*key)
                     second, second_findings = check_layer(layer, alt)
                     if second.status is Status.OK:
@@ -80,9 +85,21 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                     honest.append(out)
                     if alt is not None:
                         alt.set_shape(*out)
-            liars += verdict.status in _LIES
+            if verdict.status in _LIES and layer.outputs and layer.outputs[0].dims is not None:
+                lie = (layer.outputs[0], [Dim.of(d) for d in layer.outputs[0].dims])
+                lies.append(lie)
+                if alt is not None:
+                    alt.set_shape(*lie)
             result.layers.append(verdict)
             result.findings.extend(findings)
+        if every:
+            for verdict in result.layers:  # the Reshape family's single output
+                port = verdict.layer.outputs[0] if verdict.layer.outputs else None
+                verdict.outputs = [] if port is None else [PortResult(port.id, verdict.declared, verdict.expected,
+                                                                      verdict.expected_known)]
+            others, found = check_layers(model, graph)
+            result.layers += others
+            result.findings += found
     finally:
         graph.weights.close()
     if cyclic:

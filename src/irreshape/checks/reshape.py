@@ -11,6 +11,7 @@ from ..core.results import LayerResult, Status
 from ..core.text import fmt_list, parse_bool
 from ..frontends.openvino.weights import element_type
 from ..rules import structure as S
+from ..rules.layers import UNPROVEN
 from ..rules.reshape import (CONSUMER_MISMATCH, DYNAMIC_DECLARED, INPUT_MISMATCH, INVALID_PATTERN, LITERAL_ZERO,
                              OUTPUT_MISMATCH, PATTERN_PORT, RANK_MISMATCH, SPECIAL_ZERO, UNVERIFIED, VOLUME_MISMATCH)
 from ..shapes.onednn import onednn_reshape
@@ -28,6 +29,10 @@ KINDS = {"reshape": "Reshape", "staticreshape": "StaticReshape", "dynamicreshape
 
 _WRONG = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})  # a declared dim IR101 reports
 _ANY = _WRONG | {Agreement.LOOSE}  # any declared dim other than the recomputed one
+# which declared dims each rule reports, and how its message ends
+_ANSWERS = ((frozenset({Agreement.CONTRADICTS}), OUTPUT_MISMATCH, " (dim {})"),
+            (frozenset({Agreement.UNPROVEN}), UNPROVEN, ": dim {} is dynamic, not the static value declared"),
+            (frozenset({Agreement.LOOSE}), DYNAMIC_DECLARED, ": dim {} is static"))
 
 
 def kind_name(layer: "Layer") -> str:
@@ -162,6 +167,11 @@ def _unverified(c: _Check, value: Unknown, shape_port: "Port") -> None:
 
 
 def _check_pattern_port(c: _Check, shape_port: "Port", n: int) -> None:
+    """IR108 where the shape input port is not ``[n]``, unless it repeats what its producer declares (a lying
+    producer has its own finding)."""
+    src = shape_port.source
+    if src is not None and src.dims is not None and shape_port.dims == src.dims:
+        return
     if shape_port.dims is not None and tuple(shape_port.dims) != (n,):
         c.find(PATTERN_PORT, f"shape input port {shape_port.id} declares {fmt_list(shape_port.dims)}, "
                f"the shape tensor has {n} elements")
@@ -218,11 +228,11 @@ def _input(layer: "Layer", index: int) -> Optional["Port"]:
 
 
 def _input_candidates(port: "Port", graph: "Graph") -> list[Shape]:
-    """The input shape, and where a checked Reshape feeds it with dims other than it declares, that
-    Reshape's declared dims as a second reading."""
+    """The input shape, and where the producer declares dims other than those, its declared dims as a second
+    reading (the lie may be the producer's)."""
     first = graph.input_shape(port)
     src = port.source
-    if src is None or src.dims is None or graph.computed(src) is None:
+    if src is None or src.dims is None or src.layer.kind == "parameter":  # type: ignore[union-attr]
         return [first]
     declared = [Dim.of(v) for v in src.dims]
     if first is not None and [d.to_ir() for d in first] == [d.to_ir() for d in declared]:
@@ -231,21 +241,18 @@ def _input_candidates(port: "Port", graph: "Graph") -> list[Shape]:
 
 
 def _compare(c: _Check, declared: list[int], expected: list[Dim]) -> Status:
-    """IR102 for another rank, IR101 for a dim that cannot be declared so, IR105 for a -1 that could be static."""
+    """IR102 for another rank, IR101 for a dim that can never be what is declared, IR304 for a static dim
+    where OpenVINO infers a dynamic one that contains it, IR105 for a -1 that could be static."""
     exp = format_shape(expected)
     if len(declared) != len(expected):
         c.find(RANK_MISMATCH, f"declares {fmt_list(declared)} (rank {len(declared)}), expected {exp} "
                f"(rank {len(expected)})")
         return Status.MISMATCH
-    bad = differing(declared, expected, _WRONG)
-    if bad:
-        c.find(OUTPUT_MISMATCH, f"declares {fmt_list(declared)}, expected {exp} (dim {', '.join(map(str, bad))})")
-        return Status.MISMATCH
-    loose = differing(declared, expected, frozenset({Agreement.LOOSE}))
-    if loose:
-        c.find(DYNAMIC_DECLARED, f"declares {fmt_list(declared)}, expected {exp}: dim "
-               f"{', '.join(map(str, loose))} is static")
-        return Status.MISMATCH
+    for wrong, rule, what in _ANSWERS:
+        bad = differing(declared, expected, wrong)
+        if bad:
+            c.find(rule, f"declares {fmt_list(declared)}, expected {exp}{what.format(', '.join(map(str, bad)))}")
+            return Status.MISMATCH
     return Status.OK
 
 
@@ -257,8 +264,6 @@ def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: 
         return
     src_layer = src_port.layer
     readings = [tuple(d.to_ir() for d in c) for c in candidates if c is not None]
-    if src_layer.kind != "parameter" and graph.computed(src_port) is None:
-        readings = [tuple(src_port.dims)]
     theirs = readings[0] if readings else tuple(src_port.dims)
     if tuple(port.dims) not in readings:
         yield Finding(INPUT_MISMATCH, f"{describe(layer)}: input port {port.id} declares {fmt_list(port.dims)}, but "

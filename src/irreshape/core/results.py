@@ -20,12 +20,30 @@ class Status(StrEnum):
     MISMATCH = "mismatch"  # they differ
     INVALID = "invalid"  # OpenVINO (or oneDNN) rejects the layer, or it breaks the spec
     UNVERIFIED = "unverified"  # the expected dims could not be computed
+    TRUSTED = "trusted"  # no shape inference for the op: its declared dims are taken as they are
+
+
+@dataclass(slots=True)
+class PortResult:
+    """One output port of a layer: what it declares and what OpenVINO infers for it (None: unknown)."""
+
+    port: str
+    declared: Optional[list[int]]
+    expected: Shape
+    expected_known: bool
+
+    def to_json(self) -> dict:
+        return {"port": self.port, "declared": self.declared,
+                "expected": shape_to_json(self.expected) if self.expected_known else None}
 
 
 @dataclass(slots=True)
 class Options:
     max_xml_size: int = DEFAULT_MAX_SIZE
     debug: bool = False  # let an internal error raise (with its traceback) instead of reporting IR900
+    # "reshape": the Reshape family checked, other layers' declared static dims trusted; "all": the whole graph
+    # inferred from the Parameters, every layer checked against it
+    layers: str = "reshape"
 
 
 @dataclass(slots=True)
@@ -43,6 +61,7 @@ class LayerResult:
     pattern_origin: str = ""
     special_zero: bool = False
     steps: list[str] = field(default_factory=list)
+    outputs: Optional[list[PortResult]] = None  # every output port, in XML order (reported with --layers all)
 
     @property
     def fixable(self) -> bool:
@@ -52,11 +71,14 @@ class LayerResult:
 
     def to_json(self) -> dict:
         layer = self.layer
-        return {
+        out = {
             "id": layer.id, "name": layer.name, "type": layer.type, "line": layer.line,
             "status": self.status.value, "declared": self.declared,
             "expected": shape_to_json(self.expected) if self.expected_known else None,
         }
+        if self.outputs is not None:
+            out["outputs"] = [p.to_json() for p in self.outputs]
+        return out
 
 
 @dataclass(slots=True)

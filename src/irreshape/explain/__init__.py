@@ -16,7 +16,8 @@ class ExplainError(ValueError):
 
 def explain(path: str, wanted: str, max_xml_size: Optional[int] = None) -> list[str]:
     """The explanation, as lines of text. Raises ExplainError for a file or a layer it cannot explain."""
-    result = check_file(path, Options(max_xml_size=max_xml_size) if max_xml_size else None)
+    options = Options(layers="all") if max_xml_size is None else Options(max_xml_size=max_xml_size, layers="all")
+    result = check_file(path, options)
     if result is None:
         raise ExplainError(f"{path} is not an OpenVINO IR (its root element is not <net>) "
                            "nor a oneDNN Graph document")

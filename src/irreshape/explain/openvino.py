@@ -1,4 +1,4 @@
-"""How the expected dims of one Reshape-family layer of an IR are derived.
+"""How the expected dims of one layer of an IR are derived (a Reshape-family layer's step by step).
 
 The verdict comes from the checker (:mod:`irreshape.checks.openvino`); this module only retells
 it step by step: the input dims and where they came from, the shape values and where they came
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional
 
-from ..checks.reshape import kind_name
+from ..checks.reshape import KINDS, kind_name
 from ..core.dims import INF, Bound, Dim, Shape, format_shape, is_static_shape, volume
 from ..core.results import FileResult, LayerResult
 from ..core.text import fmt_list
@@ -28,14 +28,8 @@ def find_layer(result: FileResult, wanted: str) -> LayerResult:
     if matches:
         ids = ", ".join(lr.layer.id for lr in matches)
         raise ExplainError(f"{len(matches)} layers are named {wanted!r} (ids {ids}): give the id")
-    model = result.model
-    other = model and (model.layers.get(wanted)
-                       or next((la for la in model.layers.values() if la.name == wanted), None))
-    if other is not None:
-        raise ExplainError(f"layer {wanted!r} is a {other.type} layer; explain covers Reshape, StaticReshape "
-                           "and DynamicReshape layers")
     known = ", ".join(f"{lr.layer.name!r} (id {lr.layer.id})" for lr in result.layers[:10]) or "none"
-    raise ExplainError(f"no Reshape-family layer with id or name {wanted!r} (checked layers: {known})")
+    raise ExplainError(f"no layer with id or name {wanted!r} (layers: {known})")
 
 
 def explain_layer(result: FileResult, wanted: str) -> list[str]:
@@ -43,7 +37,27 @@ def explain_layer(result: FileResult, wanted: str) -> list[str]:
     if result.model is None or not result.model.layers:
         problems = "; ".join(f"{f.code} {f.message}" for f in result.findings) or "no layers"
         raise ExplainError(f"{result.path} cannot be read as an IR: {problems}")
-    return list(_lines(result, find_layer(result, wanted)))
+    lr = find_layer(result, wanted)
+    return list(_lines(result, lr) if lr.layer.kind in KINDS else _layer_lines(result, lr))
+
+
+def _layer_lines(result: FileResult, lr: LayerResult):
+    """Any layer but the Reshape family's: its inputs as they arrive, its attributes, and each output port's
+    declared and inferred dims."""
+    layer = lr.layer
+    yield f"{layer.type} {layer.name!r} (id {layer.id}, {layer.version}), line {layer.line} of {result.path}"
+    yield ""
+    for port in layer.inputs:
+        src = port.producer
+        came = "no edge feeds it" if src is None else f"from {src[0].type} {src[0].name!r} (id {src[0].id}) port {src[1].id}"
+        yield f"input port {port.id}: declares {_declared_text(port.dims)}, {came}"
+    if layer.data:
+        yield "attributes: " + ", ".join(f"{k}={v}" for k, v in layer.data.items())
+    yield ""
+    for out in lr.outputs or []:
+        expected = format_shape(out.expected) if out.expected_known else "unknown"
+        yield f"output port {out.port}: declared {_declared_text(out.declared)}, OpenVINO infers {expected}"
+    yield from _verdict(result, lr)
 
 
 def _lines(result: FileResult, lr: LayerResult):
@@ -69,8 +83,13 @@ def _lines(result: FileResult, lr: LayerResult):
     yield ""
     yield f"declared: {_declared_text(lr.declared)}"
     yield f"expected: {format_shape(lr.expected) if lr.expected_known else 'unknown'}"
+    yield from _verdict(result, lr)
+
+
+def _verdict(result: FileResult, lr: LayerResult):
+    """The layer's status and its findings."""
     yield f"verdict:  {lr.status}"
-    findings = [f for f in result.findings if _about(f, layer)]
+    findings = [f for f in result.findings if _about(f, lr.layer)]
     yield ""
     yield "findings:" if findings else "findings: none"
     for f in findings:
@@ -97,7 +116,7 @@ def _input_origin(layer: "Layer", result: FileResult) -> str:
     checked = next((lr for lr in result.layers if lr.layer.id == s_layer.id and lr.expected_known), None)
     if checked is not None:
         return f"{who} port {s_port.id}: the output irreshape recomputed for it"
-    return f"{who} port {s_port.id}: its declared <dim>s"
+    return f"{who} port {s_port.id}: the output OpenVINO infers for it"
 
 
 def _bound_text(b: Bound) -> str:

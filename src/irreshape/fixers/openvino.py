@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core.results import FileResult, LayerResult, Status
+from ..core.results import FileResult, LayerResult, PortResult, Status
 from ..frontends.openvino import NotIR, parse
 from ..frontends.openvino.model import IRModel, Port
 from . import Change, Plan, Refusal
@@ -84,17 +84,26 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
 
 
 def _layer_edits(res: LayerResult, model: IRModel, lines: list[bytes]) -> list[_PortEdit]:
+    """The edits of every output port whose expected dims are known and declared otherwise, and of the
+    consumers' input ports on those edges."""
     layer = res.layer
     if not res.fixable:
         raise _Refused("the expected dims are not known" if not res.expected_known else "the expected rank is dynamic")
-    if not res.expected:
-        raise _Refused("the expected shape is a scalar: the <port> tag itself would have to change")
-    target = tuple(d.to_ir() for d in res.expected)
-    out = layer.outputs[0]
-    ports = [(f"output port {out.id} of {layer.name!r}", out)]
-    ports += [(f"input port {p.id} of consumer {c.name!r} (id {c.id})", p)
-              for c, p in model.consumers(layer.id, out.id)]
-    return [_port_edit(where, port, target, lines) for where, port in ports if port.dims != target]
+    edits = []
+    for pr in res.outputs or [PortResult(layer.outputs[0].id, res.declared, res.expected, res.expected_known)]:
+        out = layer.output(pr.port)
+        if out is None or not pr.expected_known or pr.expected is None:
+            continue
+        target = tuple(d.to_ir() for d in pr.expected)
+        if out.dims == target:
+            continue
+        if not pr.expected:
+            raise _Refused("the expected shape is a scalar: the <port> tag itself would have to change")
+        ports = [(f"output port {out.id} of {layer.name!r}", out)]
+        ports += [(f"input port {p.id} of consumer {c.name!r} (id {c.id})", p)
+                  for c, p in model.consumers(layer.id, out.id)]
+        edits += [_port_edit(where, port, target, lines) for where, port in ports if port.dims != target]
+    return edits
 
 
 def _port_edit(where: str, port: Port, target: tuple[int, ...], lines: list[bytes]) -> _PortEdit:

@@ -134,7 +134,7 @@ def lint_file(path: str, settings: Settings):
 
 
 def _lint_file(path: str, settings: Settings):
-    options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug)
+    options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers)
     result = check_file(path, options)
     if result is None:
         return None, False, None

@@ -21,7 +21,8 @@ from .select import Selection, SelectorError, codes_of, matches, resolve
 
 CONFIG_FILES = (".irreshape.toml", "irreshape.toml", "pyproject.toml")  # first wins within a directory
 LIST_KEYS = ("select", "extend-select", "ignore", "exclude")
-KEYS = LIST_KEYS + ("per-file-ignores", "output-format", "max-xml-size", "baseline", "severity")
+KEYS = LIST_KEYS + ("per-file-ignores", "output-format", "max-xml-size", "baseline", "severity", "layers")
+LAYERS = ("reshape", "all")  # what the JSON `layers` list holds: the Reshape family's, or every layer's
 
 
 class ConfigError(ValueError):
@@ -42,6 +43,7 @@ class Settings:
     exclude: list[str] = field(default_factory=list)  # anchored globs, see path_matches
     severity: dict[str, str] = field(default_factory=dict)  # code → severity override
     output_format: Optional[str] = None
+    layers: str = "reshape"
     max_xml_size: int = DEFAULT_MAX_SIZE
     baseline: Optional[str] = None
     config_path: Optional[str] = None
@@ -130,6 +132,8 @@ def validate(data: dict, source: str) -> dict:
                 raise bad(key, str(e)) from None
         elif not isinstance(value, str):
             raise bad(key, "must be a string")
+        elif key == "layers" and value not in LAYERS:
+            raise bad(key, f"must be one of {', '.join(LAYERS)}")
         elif key == "output-format" and value not in OUTPUTS:
             raise bad(key, f"must be one of {', '.join(sorted(OUTPUTS))}")
     try:
@@ -168,6 +172,7 @@ def build(cli: dict, config: Optional[str] = None, isolated: bool = False, cwd: 
         exclude=[_anchor(g, root) for g in file.get("exclude", [])] + [_anchor(g, cwd) for g in cli.get("exclude", [])],
         severity=_severities({**file.get("severity", {}), **cli.get("severity", {})}),
         output_format=cli.get("output-format") or file.get("output-format"),
+        layers=cli.get("layers") or file.get("layers") or "reshape",
         max_xml_size=parse_size(cli.get("max-xml-size", file.get("max-xml-size", DEFAULT_MAX_SIZE))),
         baseline=os.path.abspath(baseline) if baseline else None,
         config_path=path,

@@ -25,7 +25,8 @@ def _tally(results: list[FileResult], ctx: Context) -> str:
     parts = [_plural(s["errors"], "error"), _plural(s["warnings"], "warning")]
     if s["infos"]:
         parts.append(f"{s['infos']} info")
-    text = (f"Checked {_plural(s['layers'], 'reshape layer')} in {_plural(s['files'], 'file')}: "
+    every = any(lr.outputs is not None for r in results for lr in r.layers)  # --layers all
+    text = (f"Checked {_plural(s['layers'], 'layer' if every else 'reshape layer')} in {_plural(s['files'], 'file')}: "
             + ", ".join(parts) + ".")
     if ctx.baselined:
         text += f" {_plural(ctx.baselined, 'finding')} in the baseline not shown."

@@ -5,15 +5,17 @@ docstring that is the rule's documentation) and yields findings:
 
 - :mod:`.structure` — IR0xx/IR02x, the XML file and its graph,
 - :mod:`.weights`   — IR01x, the ``.bin`` and Const layers,
-- :mod:`.reshape`   — IR1xx, Reshape, StaticReshape, DynamicReshape.
+- :mod:`.reshape`   — IR1xx, Reshape, StaticReshape, DynamicReshape,
+- :mod:`.onednn`    — IR2xx, oneDNN Graph documents,
+- :mod:`.layers`    — IR3xx, every layer against the whole graph as OpenVINO infers it.
 """
 
 from __future__ import annotations
 
-from . import onednn, reshape, structure, weights
+from . import layers, onednn, reshape, structure, weights
 from ..core.findings import Finding, Problem, Rule
 
-ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES,
+ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES + layers.RULES,
                                      key=lambda r: r.code))
 BY_CODE: dict[str, Rule] = {r.code: r for r in ALL}
 BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}

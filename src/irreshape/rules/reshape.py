@@ -9,10 +9,9 @@ OUTPUT_MISMATCH = rule("IR101", "reshape-output-mismatch", ERROR, """
 
     OpenVINO ignores declared dims when it reads an IR and re-infers them, so such a file loads
     without a word, while every tool that reads the XML (viewers, partitioners, code generators)
-    is misled. A static declared dim must equal the recomputed static dim; where the recomputed dim
-    is dynamic (`?` or an interval such as `1..8`) the declared dim must be -1, as OpenVINO writes
-    it: a static value there claims a length no export could know. Fix: re-export the model, or run
-    `irreshape check --fix`.
+    is misled. A declared static dim must be one the recomputed dim can take: another static value,
+    or a value outside a recomputed interval such as `1..8`, is this error; a static value inside a
+    dynamic dim is IR304 (a warning). Fix: re-export the model, or run `irreshape check --fix`.
     """, fixable=True)
 RANK_MISMATCH = rule("IR102", "reshape-rank-mismatch", ERROR, """
     A Reshape declares a different number of output dims than its pattern produces.

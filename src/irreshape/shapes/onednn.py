@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..core.dims import Dim, Shape, format_shape, is_static_shape, volume
+from .dimops import broadcast_merge_into, compatible
+from .ops.convolution import matmul_operands
 from .reshape import Bound, ReshapeError, reshape_v1
-from .common import matmul_shape, numpy_broadcast
 
 
 def onednn_reshape(input_shape: Shape, bounds: Sequence[Bound], special_zero: bool) -> Shape:
@@ -113,6 +114,33 @@ def consensus(shapes: Sequence[Shape]) -> Shape:
     return merge(max(groups.values(), key=lambda g: g[1])[0], *shapes)
 
 
+def broadcast(shapes: Sequence[Shape]) -> Shape:
+    """The numpy broadcast of every input (``broadcast_merge_into`` in turn); None where a rank is dynamic or
+    two dims clash."""
+    if any(s is None for s in shapes):
+        return None
+    out = shapes[0]
+    for s in shapes[1:]:
+        ok, out = broadcast_merge_into(out, s)
+        if not ok:
+            return None
+    return list(out)  # type: ignore[arg-type]
+
+
+def matmul(a: Shape, b: Shape, transpose_a: bool, transpose_b: bool) -> Shape:
+    """oneDNN's MatMul: the operands as :func:`~irreshape.shapes.ops.convolution.matmul_operands` makes
+    them, the batch dims broadcast and the axis of a 1-D operand dropped again; None where a rank is dynamic,
+    an operand is a scalar, the batch dims clash or the inner dims are incompatible (intervals included:
+    OpenVINO's MatMul checks static inner dims only and makes clashing dynamic batch dims ``?``)."""
+    if a is None or b is None or not a or not b:
+        return None
+    a2, b2 = matmul_operands(a, b, transpose_a, transpose_b)
+    ok, batch = broadcast_merge_into(a2[:-2], b2[:-2])
+    if not ok or not compatible(a2[-1], b2[-2]):
+        return None
+    return batch + ([a2[-2]] if len(a) > 1 else []) + ([b2[-1]] if len(b) > 1 else [])  # type: ignore[operator]
+
+
 def transpose(shape: Shape, order: object) -> Shape:
     perm = _int_list(order)
     if shape is None or perm is None or len(perm) != len(shape):
@@ -157,10 +185,9 @@ def infer_output(kind: str, attrs: Mapping[str, object], inputs: Sequence[Shape]
     if k in SAME_AS_INPUT:
         return inputs[0]
     if k in BROADCAST:
-        return numpy_broadcast(inputs)
+        return broadcast(inputs)
     if k == "matmul" and len(inputs) >= 2:
-        return matmul_shape(inputs[0], inputs[1], bool(flag(attrs.get("transpose_a"))),
-                            bool(flag(attrs.get("transpose_b"))))
+        return matmul(inputs[0], inputs[1], bool(flag(attrs.get("transpose_a"))), bool(flag(attrs.get("transpose_b"))))
     if k == "statictranspose":
         return transpose(inputs[0], attrs.get("order"))
     if k == "staticreshape":

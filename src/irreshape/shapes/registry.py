@@ -24,7 +24,7 @@ shapes, input values) and nothing of the XML or of the graph.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Union
+from typing import Any, Union
 
 from ..core.dims import INF, Dim, Shape
 from .values import INT_RANGES, Tensor, wrap
@@ -77,46 +77,32 @@ class Node:
     def flag(self, name: str, default: bool = False) -> bool:
         return parse_flag(self.attrs.get(name), default)
 
-    def int(self, name: str, default: int | None = None) -> int:
+    def _parsed(self, name: str, default: object, parse: Callable[[str], object], what: str, scalar: bool) -> Any:
+        """Attribute ``name`` read by ``parse``: ``default`` where the attribute is absent (or, for a
+        ``scalar``, empty), :class:`Undecided` where there is no default or the text is not ``what``."""
         v = self.attr(name)
-        if v is None or v == "":
+        if v is None or (scalar and v == ""):
             if default is None:
                 raise Undecided(f"attribute {name!r} is missing")
             return default
         try:
-            return int(v)
+            return parse(v)
         except ValueError:
-            raise Undecided(f"attribute {name}={v!r} is not an integer") from None
+            raise Undecided(f"attribute {name}={v!r} is not {what}") from None
+
+    def int(self, name: str, default: int | None = None) -> int:
+        return self._parsed(name, default, int, "an integer", scalar=True)
 
     def float(self, name: str, default: float | None = None) -> float:
-        v = self.attr(name)
-        if v is None or v == "":
-            if default is None:
-                raise Undecided(f"attribute {name!r} is missing")
-            return default
-        try:
-            return float(v)
-        except ValueError:
-            raise Undecided(f"attribute {name}={v!r} is not a number") from None
+        return self._parsed(name, default, float, "a number", scalar=True)
 
     def ints(self, name: str, default: Sequence[int] = ()) -> list[int]:
         """A list attribute (``"1,2,3"``; ``""`` is the empty list)."""
-        v = self.attr(name)
-        if v is None:
-            return list(default)
-        try:
-            return parse_ints(v)
-        except ValueError:
-            raise Undecided(f"attribute {name}={v!r} is not a list of integers") from None
+        return self._parsed(name, list(default), parse_ints, "a list of integers", scalar=False)
 
     def floats(self, name: str, default: Sequence[float] = ()) -> list[float]:
-        v = self.attr(name)
-        if v is None:
-            return list(default)
-        try:
-            return [float(t) for t in v.split(",") if t.strip()]
-        except ValueError:
-            raise Undecided(f"attribute {name}={v!r} is not a list of numbers") from None
+        return self._parsed(name, list(default), lambda v: [float(t) for t in v.split(",") if t.strip()],
+                            "a list of numbers", scalar=False)
 
     # -- inputs -------------------------------------------------------------------------------------
     def input(self, i: int) -> Shape:
@@ -261,8 +247,18 @@ def _find(table: dict, kind: str, version: str) -> Callable | None:
     """The function for ``kind`` in ``version``: registered for that opset, else for any version, else for the
     latest opset before it (an opset holds the newest version of an op defined up to it, as OpenVINO's IR
     reader resolves it: ReduceL1 named in opset5 is ReduceL1-4)."""
+    key = (id(table), kind, version)
+    if key in _FOUND:
+        return _FOUND[key]
     _load()
-    kind, version = kind.lower(), version.lower()
+    fn = _FOUND[key] = _lookup(table, kind.lower(), version.lower())
+    return fn
+
+
+_FOUND: dict[tuple[int, str, str], Callable | None] = {}  # lookups made, as given (an IR repeats a few types)
+
+
+def _lookup(table: dict, kind: str, version: str) -> Callable | None:
     fn = table.get((kind, version)) or table.get((kind, None))
     if fn is not None:
         return fn

@@ -15,6 +15,7 @@ from ...core.findings import Problem
 from ...core.text import clip
 from .model import Edge, IRModel, Layer, Port
 
+SUPPORTED_VERSIONS = (10, 11)  # the IR versions OpenVINO reads
 DIRECTIVE = re.compile(r"irreshape\s*:")  # an `irreshape:` comment (inline suppressions)
 
 
@@ -286,6 +287,6 @@ def read_net(model: IRModel, get, line: int) -> None:
     model.name = get("name", "")
     v = get("version")
     model.version = int(v) if v is not None and INT_TEXT.fullmatch(v) and len(v) < 10 else None
-    if model.version not in (10, 11):
+    if model.version not in SUPPORTED_VERSIONS:
         model.problems.append(Problem("unsupported-ir", f"IR version {v!r} is not supported by OpenVINO "
                                       "(10 and 11 are)", line))

@@ -7,11 +7,11 @@ Each shape function follows its OpenVINO shape-inference unit (``src/core/shape_
 the ``validate_and_infer_types`` of the op (``src/core/src/op/``), including their checks, in their order,
 on dims that are intervals. The window arithmetic is ``ov::Dimension``'s (``Interval`` sums, differences
 and products saturating at INT64_MAX, ``Dimension::operator/`` in doubles) and ``ov::util::dim``'s
-(``dilated``, ``padded``, ``ceil_div``, ``floor_div``), reproduced below where it differs from the plain
-arithmetic on bounds in ways that show in the output: a pad sum of -1 converts to a dynamic ``Dimension``,
-any other negative pad sum to 0; ``Dimension(4..) / 2`` is ``2..4611686018427387904``, not ``2..``; a dim
-divided by 0 is 0 (the x86 conversion of an infinite double); a sum or product past INT64_MAX in both
-bounds is an empty interval, which later checks treat as compatible with nothing.
+(``dilated``, ``padded``, ``ceil_div``, ``floor_div``), all from :mod:`irreshape.shapes.dimops`. It differs
+from the plain arithmetic on bounds in ways that show in the output: a pad sum of -1 converts to a dynamic
+``Dimension``, any other negative pad sum to 0; ``Dimension(4..) / 2`` is ``2..4611686018427387904``, not
+``2..``; a dim divided by 0 is 0 (the x86 conversion of an infinite double); a sum or product past
+INT64_MAX in both bounds is an empty interval, which later checks treat as compatible with nothing.
 
 What OpenVINO reads out of bounds (a filter of lower rank than the spatial count it takes from the
 attributes) is undefined behaviour there, and ``Undecided`` here.
@@ -19,117 +19,13 @@ attributes) is undefined behaviour there, and ``Undecided`` here.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-from ...core.dims import INF, Dim, Shape, format_shape
-from ..common import dim_sum
+from ...core.dims import Dim, Shape, format_shape
+from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
+                      merge_checked, padded, sub)
 from ..registry import Node, ShapeError, Undecided, shape_infer
 from ..values import INT_RANGES, wrap
-
-_INT64_MIN = -(1 << 63)
-
-
-# -- ov::Dimension / ov::Interval ---------------------------------------------------------------------
-def _at(shape: list[Dim], i: int) -> Dim:
-    """``PartialShape::operator[]``, which throws past the rank."""
-    if not -len(shape) <= i < len(shape):
-        raise ShapeError("Accessing out-of-range dimension")
-    return shape[i]
-
-
-def _len(v: int) -> int:
-    """``Dimension::get_min_length``/``get_max_length`` of a bound: -1 for the unbounded INT64_MAX."""
-    return -1 if v == INF else v
-
-
-def _tdiv(x: int, y: int) -> int:
-    """C++ integer division (truncation toward 0)."""
-    q = abs(x) // abs(y)
-    return q if (x < 0) == (y < 0) else -q
-
-
-def _sub(a: Dim, b: Dim) -> Dim:
-    """``Dimension::operator-``: the lower bound less the other's upper, each clipped at 0."""
-    if a.is_empty or b.is_empty:
-        return Dim(INF, INF)
-
-    def clip_minus(x: int, y: int) -> int:
-        return 0 if x <= y else (INF if x == INF else x - y)
-    return Dim(clip_minus(a.lo, b.hi), clip_minus(a.hi, b.lo))
-
-
-def _div(a: Dim, divisor: int) -> Dim:
-    """``Dimension::operator/(value_type)``: ceil of the lower and floor of the upper bound, in doubles,
-    converted to int64 as x86 does (an infinite or NaN quotient, from a divisor of 0, becomes INT64_MIN)."""
-    if divisor < 0:
-        raise ShapeError("divisor must be greater than 0")
-    if divisor == 1:
-        return a
-    if a.lo == 0 and a.hi == INF:
-        return Dim.dynamic()
-
-    def to_int64(q: float) -> int:
-        return int(q) if math.isfinite(q) and -2.0**63 <= q < 2.0**63 else _INT64_MIN
-    if divisor == 0:
-        return Dim(_INT64_MIN, _INT64_MIN)
-    return Dim(to_int64(math.ceil(float(a.lo) / divisor)), to_int64(math.floor(float(a.hi) / divisor)))
-
-
-def _merge(a: Dim, b: Dim) -> Dim | None:
-    """``Dimension::merge``: the intersection; None when it is empty (``common.dim_merge`` keeps an
-    intersection of empty intervals, which OpenVINO rejects)."""
-    m = Dim(max(a.lo, b.lo), min(a.hi, b.hi))
-    return None if m.is_empty else m
-
-
-def _compatible(a: Dim, b: Dim) -> bool:
-    return _merge(a, b) is not None
-
-
-def _broadcast_merge(a: Dim, b: Dim) -> Dim | None:
-    """``Dimension::broadcast_merge``: a dim that may be 1 yields to the other; None when they clash."""
-    a_one, b_one = a.contains(1), b.contains(1)
-    if a_one and b_one:
-        return Dim(min(a.lo, b.lo), max(a.hi, b.hi))
-    if a_one:
-        return b
-    if b_one:
-        return a
-    return _merge(a, b)
-
-
-# -- ov::util::dim ------------------------------------------------------------------------------------
-def _dilated(d: Dim, dilation: int) -> Dim:
-    """``dim::dilated``: ``(d - 1) * dilation + 1``."""
-    return dim_sum(_sub(d, Dim.of(1)) * Dim.of(dilation), Dim.of(1))
-
-
-def _padded(d: Dim, pad: int) -> Dim:
-    """``dim::padded``: each length bound moved by ``pad``; one that would fall below 0 (or had none) has none."""
-    def one(v: int) -> int:
-        return -1 if v == -1 or wrap(v + pad, "i64") < 0 else wrap(v + pad, "i64")
-    return d if pad == 0 else Dim(one(_len(d.lo)), one(_len(d.hi)))
-
-
-def _ceil_div(d: Dim, divisor: int) -> Dim:
-    """``dim::ceil_div``."""
-    def cdiv(x: int) -> int:
-        return 0 if x == 0 else 1 + _tdiv(x - 1, divisor)
-    if d.is_static:
-        return Dim.of(cdiv(d.lo))
-    if d.hi == INF:
-        return Dim(cdiv(_len(d.lo)), -1)
-    return Dim(cdiv(d.lo), cdiv(d.hi))
-
-
-def _floor_div(d: Dim, divisor: int) -> Dim:
-    """``dim::floor_div``."""
-    if d.is_static:
-        return Dim.of(_tdiv(d.lo, divisor))
-    if d.hi == INF:
-        return Dim(_tdiv(_len(d.lo), divisor), -1)
-    return Dim(_tdiv(d.lo, divisor), _tdiv(d.hi, divisor))
 
 
 # -- attributes and the spatial count -----------------------------------------------------------------
@@ -222,17 +118,17 @@ def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim
     """``convolution::append_spatial_shape`` of a forward convolution (``convolution_shape_inference_util``)."""
     data_dims = _last(data, n, "data")
     if a.same:
-        return [_ceil_div(d, s) for d, s in zip(data_dims, a.strides)]
+        return [ceil_div(d, s) for d, s in zip(data_dims, a.strides)]
     filter_dims = _last(filters, n, "filter")
     padding = a.padding()
     out = []
     for i in range(n):
-        dim = dim_sum(data_dims[i], Dim.of(padding[i]))
-        kernel = _dilated(filter_dims[i], a.dilations[i])
+        dim = add(data_dims[i], Dim.of(padding[i]))
+        kernel = dilated(filter_dims[i], a.dilations[i])
         if dim.is_static and kernel.is_static and kernel.lo > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {kernel.lo}) larger than the data shape "
                              f"after padding (dim: {dim}) at axis {i}.")
-        out.append(dim_sum(_floor_div(_sub(dim, kernel), a.strides[i]), Dim.of(1)))
+        out.append(add(floor_div(sub(dim, kernel), a.strides[i]), Dim.of(1)))
     return out
 
 
@@ -244,8 +140,8 @@ def _backprop_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Di
     padding = a.padding()
     out = []
     for i in range(n):
-        dim = dim_sum(_sub(data_dims[i], Dim.of(1)) * Dim.of(a.strides[i]), _dilated(filter_dims[i], a.dilations[i]))
-        out.append(_padded(dim, wrap(a.output_padding[i] - padding[i], "i64")))
+        dim = add(sub(data_dims[i], Dim.of(1)) * Dim.of(a.strides[i]), dilated(filter_dims[i], a.dilations[i]))
+        out.append(padded(dim, wrap(a.output_padding[i] - padding[i], "i64")))
     return out
 
 
@@ -268,33 +164,74 @@ def _rank_mismatch(data: Shape, filters: Shape, prefix: str = "Data batch") -> S
                       f"filters shape: {format_shape(filters)}).")
 
 
-# -- Convolution, BinaryConvolution, GroupConvolution --------------------------------------------------
-def _convolution(node: Node, data_ranks: Sequence[int]) -> list[Shape]:
-    """``v1::shape_infer(Convolution | BinaryConvolution)`` (``convolution_shape_inference.hpp``)."""
-    _need_inputs(node, 2)
-    data, filters = node.input(0), node.input(1)
-    a = _Attrs(node)
-    n = _spatial_from_shapes(data, filters, 2)
-    n = a.from_attrs() if n is None else n
-    if n is None:
-        return [None]
-    a.resize(n)
-    if data is not None and filters is not None:  # validate::filter_shape
+def _check_filter_shape(data: Shape, filters: Shape, in_channels: int) -> None:
+    """``convolution::validate::filter_shape``: equal ranks, the data channels compatible with the filters'
+    input channels (``filters[in_channels]``)."""
+    if data is not None and filters is not None:
         if len(data) != len(filters):
             raise _rank_mismatch(data, filters)
-        if not _compatible(_at(data, 1), _at(filters, 1)):
-            raise ShapeError(f"Data batch channel count ({_at(data, 1)}) does not match filter input channel "
-                             f"count ({_at(filters, 1)}).")
-    _check_data_rank(data, data_ranks)
+        if not compatible(at(data, 1), at(filters, in_channels)):
+            raise ShapeError(f"Data batch channel count ({at(data, 1)}) does not match filter input channel "
+                             f"count ({at(filters, in_channels)}).")
+
+
+def _dim_or_dynamic(shape: Shape, i: int) -> Dim:
+    """``shape[i]``, ``?`` for a dynamic rank."""
+    return at(shape, i) if shape is not None else Dim.dynamic()
+
+
+def _setup(node: Node, filter_non_spatial: int, backprop: bool = False) -> tuple[_Attrs, Shape, int | None]:
+    """What each convolution's ``shape_infer`` does first: the input count, the attributes, the spatial
+    shape the ``output_shape`` input gives a back-propagation one (``[]`` for the others) and the number of
+    spatial dims (None: unknown), the attributes resized to it."""
+    _need_inputs(node, 2)
+    a = _Attrs(node, backprop)
+    if backprop:
+        out_spatial = _output_shape_input(node)
+        n = _backprop_spatial_count(node, a, out_spatial, filter_non_spatial)
+    else:
+        out_spatial = []
+        n = _spatial_from_shapes(node.input(0), node.input(1), filter_non_spatial)
+        n = a.from_attrs() if n is None else n
+    if n is not None:
+        a.resize(n)
+    return a, out_spatial, n
+
+
+# -- the four convolutions' shape_infer ------------------------------------------------------------------
+def _convolution(node: Node, data_ranks: Sequence[int] = (3, 4, 5), backprop: bool = False,
+                 grouped: bool = False) -> list[Shape]:
+    """``v1::shape_infer`` of Convolution and BinaryConvolution (``convolution_shape_inference.hpp``),
+    GroupConvolution (``group_convolution_shape_inference.hpp``), ConvolutionBackpropData and
+    GroupConvolutionBackpropData (``*convolution_backprop_shape_inference.hpp``), which differ in where the
+    filters keep their channels (``[C_out, C_in, ...]`` forward, ``[C_in, C_out, ...]`` backward, a groups dim
+    first where grouped), in the checks on the filters (made before the data rank's; the grouped ones' after)
+    and in the spatial dims (computed forward or backward; the ``output_shape`` input's where given)."""
+    a, out_spatial, n = _setup(node, 3 if grouped else 2, backprop)
+    if n is None:
+        return [None]
+    data, filters = node.input(0), node.input(1)
+    in_channels, out_channels = (0, 1) if backprop else (1, 0)
+    if grouped:
+        _check_data_rank(data, data_ranks)
+        _check_group_ranks(data, filters, "Data" if backprop else "Data batch")
+    else:
+        _check_filter_shape(data, filters, in_channels)
+        _check_data_rank(data, data_ranks)
     a.validate(n)
-    head = [_at(data, 0) if data is not None else Dim.dynamic(),
-            _at(filters, 0) if filters is not None else Dim.dynamic()]
+    batch = _dim_or_dynamic(data, 0)
+    if grouped:  # the filters' channels are one further on, after the groups
+        head = [batch, _groups(data, filters, in_channels + 1, out_channels + 1)]
+    else:
+        head = [batch, _dim_or_dynamic(filters, out_channels)]
+    if backprop:
+        return _backprop_output(a, node, out_spatial, n, head)
     return [head + _forward_spatial(a, data, filters, n)]
 
 
 @shape_infer("Convolution")
 def _convolution_v1(node: Node) -> list[Shape]:
-    return _convolution(node, (3, 4, 5))
+    return _convolution(node)
 
 
 @shape_infer("BinaryConvolution")
@@ -311,14 +248,11 @@ def _groups(data: Shape, filters: Shape, in_channels: int, out_channels: int) ->
     over the filters' input channels, times the filters' output channels (``group_convolution_*``)."""
     if filters is None:
         return Dim.dynamic()
-    groups = _at(filters, 0)
-    if data is not None and _at(filters, in_channels).is_static:
-        merged = _merge(groups, _div(_at(data, 1), _at(filters, in_channels).lo))
-        if merged is None:
-            raise ShapeError("Input channels dimension of data batch is incompatible with filter groups or "
-                             "input channels.")
-        groups = merged
-    return groups * _at(filters, out_channels)
+    groups = at(filters, 0)
+    if data is not None and at(filters, in_channels).is_static:
+        groups = merge_checked(groups, div(at(data, 1), at(filters, in_channels).lo), "Input channels dimension "
+                               "of data batch is incompatible with filter groups or input channels.")
+    return groups * at(filters, out_channels)
 
 
 def _check_group_ranks(data: Shape, filters: Shape, prefix: str) -> None:
@@ -329,20 +263,8 @@ def _check_group_ranks(data: Shape, filters: Shape, prefix: str) -> None:
 
 @shape_infer("GroupConvolution")
 def _group_convolution(node: Node) -> list[Shape]:
-    """``v1::shape_infer(GroupConvolution)`` (``group_convolution_shape_inference.hpp``)."""
-    _need_inputs(node, 2)
-    data, filters = node.input(0), node.input(1)
-    a = _Attrs(node)
-    n = _spatial_from_shapes(data, filters, 3)
-    n = a.from_attrs() if n is None else n
-    if n is None:
-        return [None]
-    a.resize(n)
-    _check_data_rank(data, (3, 4, 5))
-    _check_group_ranks(data, filters, "Data batch")
-    a.validate(n)
-    head = [_at(data, 0) if data is not None else Dim.dynamic(), _groups(data, filters, 2, 1)]
-    return [head + _forward_spatial(a, data, filters, n)]
+    """``v1::shape_infer(GroupConvolution)``."""
+    return _convolution(node, grouped=True)
 
 
 # -- ConvolutionBackpropData, GroupConvolutionBackpropData ---------------------------------------------
@@ -404,50 +326,20 @@ def _backprop_output(a: _Attrs, node: Node, out_spatial: Shape, n: int, head: li
 
 @shape_infer("ConvolutionBackpropData")
 def _convolution_backprop(node: Node) -> list[Shape]:
-    """``v1::shape_infer(ConvolutionBackpropData)`` (``convolution_backprop_shape_inference.hpp``)."""
-    _need_inputs(node, 2)
-    data, filters = node.input(0), node.input(1)
-    a = _Attrs(node, backprop=True)
-    out_spatial = _output_shape_input(node)
-    n = _backprop_spatial_count(node, a, out_spatial, 2)
-    if n is None:
-        return [None]
-    a.resize(n)
-    if data is not None and filters is not None:  # validate::filter_shape of ConvolutionBackPropBase
-        if len(data) != len(filters):
-            raise _rank_mismatch(data, filters)
-        if not _compatible(_at(data, 1), _at(filters, 0)):
-            raise ShapeError(f"Data batch channel count ({_at(data, 1)}) does not match filter input channel "
-                             f"count ({_at(filters, 0)}).")
-    _check_data_rank(data, (3, 4, 5))
-    a.validate(n)
-    head = [_at(data, 0) if data is not None else Dim.dynamic(),
-            _at(filters, 1) if filters is not None else Dim.dynamic()]
-    return _backprop_output(a, node, out_spatial, n, head)
+    """``v1::shape_infer(ConvolutionBackpropData)``."""
+    return _convolution(node, backprop=True)
 
 
 @shape_infer("GroupConvolutionBackpropData")
 def _group_convolution_backprop(node: Node) -> list[Shape]:
-    """``v1::shape_infer(GroupConvolutionBackpropData)`` (``group_convolution_backprop_shape_inference.hpp``)."""
-    _need_inputs(node, 2)
-    data, filters = node.input(0), node.input(1)
-    a = _Attrs(node, backprop=True)
-    out_spatial = _output_shape_input(node)
-    n = _backprop_spatial_count(node, a, out_spatial, 3)
-    if n is None:
-        return [None]
-    a.resize(n)
-    _check_data_rank(data, (3, 4, 5))
-    _check_group_ranks(data, filters, "Data")
-    a.validate(n)
-    head = [_at(data, 0) if data is not None else Dim.dynamic(), _groups(data, filters, 1, 2)]
-    return _backprop_output(a, node, out_spatial, n, head)
+    """``v1::shape_infer(GroupConvolutionBackpropData)``."""
+    return _convolution(node, backprop=True, grouped=True)
 
 
 # -- DeformableConvolution -----------------------------------------------------------------------------
 def _check_divisible(d: Dim, group: int, name: str, what: str) -> None:
     """``ov::util::dim::is_divisible``: ``d / group`` is not empty."""
-    if _div(d, group).is_empty:
+    if div(d, group).is_empty:
         raise ShapeError(f"{name} channels dimension ({d}) must be evenly divisible by the '{what}': {group}")
 
 
@@ -476,24 +368,21 @@ def _deformable(node: Node) -> list[Shape]:
     if offsets is not None:
         if filters is not None:
             channels = filters[2] * filters[3] * Dim.of(2) * Dim.of(deformable_group)
-            if not _compatible(offsets[1], channels):
+            if not compatible(offsets[1], channels):
                 raise ShapeError("The channels dimension of offsets input is not compatible with filters and "
                                  "'deformable group' attribute.")
         _check_divisible(offsets[1], deformable_group, "Offsets", "deformable group")
-        merged = _merge(offsets[0], batch)
-        if merged is None:
-            raise ShapeError(f"Data batch and offsets batch dimension must be same value. Got: {batch} and "
-                             f"{offsets[0]}")
-        batch = merged
+        batch = merge_checked(offsets[0], batch, f"Data batch and offsets batch dimension must be same value. Got: "
+                              f"{batch} and {offsets[0]}")
     channels = Dim.dynamic()
     if filters is not None:
         _check_divisible(filters[0], group, "Filters", "group")
-        if data is not None and not _compatible(data[1], filters[1] * Dim.of(group)):
+        if data is not None and not compatible(data[1], filters[1] * Dim.of(group)):
             raise ShapeError(f"Data batch channel count ({data[1]}) does not match filter input channel count "
                              f"({filters[1] * Dim.of(group)})")
         channels = filters[0]
     out = [batch, channels] + _forward_spatial(a, data, filters, n)
-    if offsets is not None and not all(_compatible(o, d) for o, d in zip(out[2:], offsets[2:])):
+    if offsets is not None and not all(compatible(o, d) for o, d in zip(out[2:], offsets[2:])):
         raise ShapeError("Spatial dimensions of offsets and output must be compatible.")
     return [out]
 
@@ -514,22 +403,37 @@ def _deformable_v8(node: Node) -> list[Shape]:
     deformable_group = node.int("deformable_group", 1)
     if mask is not None:
         if filters is not None:
-            channels = _at(filters, 2) * _at(filters, 3) * Dim.of(deformable_group)
-            if not _compatible(_at(mask, 1), channels):
+            channels = at(filters, 2) * at(filters, 3) * Dim.of(deformable_group)
+            if not compatible(at(mask, 1), channels):
                 raise ShapeError("The channels dimension of mask input is not compatible with filters and "
                                  "'deformable group' attribute.")
-        _check_divisible(_at(mask, 1), deformable_group, "Mask", "deformable group")
-        if data is not None and not _compatible(_at(mask, 0), _at(data, 0)):
+        _check_divisible(at(mask, 1), deformable_group, "Mask", "deformable group")
+        if data is not None and not compatible(at(mask, 0), at(data, 0)):
             raise ShapeError(f"Data batch and mask batch dimension must be same value. Got: {mask[0]} and "
                              f"{data[0]}")
     out = _deformable(node)
     if mask is not None and out[0] is not None and \
-            not all(_compatible(o, d) for o, d in zip(out[0][2:], mask[2:])):
+            not all(compatible(o, d) for o, d in zip(out[0][2:], mask[2:])):
         raise ShapeError("Spatial dimensions of mask and output must be compatible.")
     return out
 
 
 # -- MatMul -----------------------------------------------------------------------------------------------
+def matmul_operands(a: list[Dim], b: list[Dim], transpose_a: bool, transpose_b: bool) -> tuple[list[Dim], list[Dim]]:
+    """MatMul's operands as it multiplies them (OpenVINO's and oneDNN's alike): the last two dims swapped
+    where transposed, a 1-D A made a row ``[1, n]`` and a 1-D B a column ``[n, 1]``."""
+    a2, b2 = list(a), list(b)
+    if transpose_a and len(a2) > 1:
+        a2[-2], a2[-1] = a2[-1], a2[-2]
+    if transpose_b and len(b2) > 1:
+        b2[-2], b2[-1] = b2[-1], b2[-2]
+    if len(a2) == 1:
+        a2.insert(0, Dim.of(1))
+    if len(b2) == 1:
+        b2.append(Dim.of(1))
+    return a2, b2
+
+
 @shape_infer("MatMul")
 def _matmul(node: Node) -> list[Shape]:
     """``v0::shape_infer(MatMul)`` (``matmul_shape_inference.hpp``): the last two dims swapped where
@@ -541,17 +445,9 @@ def _matmul(node: Node) -> list[Shape]:
         return [None]
     if not a or not b:
         raise ShapeError("Scalars are not supported as MatMul inputs.")
-    a2, b2 = list(a), list(b)
-    if node.flag("transpose_a") and len(a2) > 1:
-        a2[-2], a2[-1] = a2[-1], a2[-2]
-    if node.flag("transpose_b") and len(b2) > 1:
-        b2[-2], b2[-1] = b2[-1], b2[-2]
-    if len(a2) == 1:
-        a2.insert(0, Dim.of(1))
-    if len(b2) == 1:
-        b2.append(Dim.of(1))
+    a2, b2 = matmul_operands(a, b, node.flag("transpose_a"), node.flag("transpose_b"))
     col, row = a2[-1], b2[-2]
-    if col.is_static and row.is_static and not _compatible(col, row):
+    if col.is_static and row.is_static and not compatible(col, row):
         raise ShapeError(f"Incompatible MatMul matrix dimension. First input dimension={col} at "
                          f"COL_INDEX_DIM={len(a2) - 1} doesn't match the second input dimension={row} at "
                          f"ROW_INDEX_DIM={len(b2) - 2}")
@@ -560,7 +456,7 @@ def _matmul(node: Node) -> list[Shape]:
     b2 = [Dim.of(1)] * (rank - len(b2)) + b2
     out = []
     for i, (x, y) in enumerate(zip(a2[:-2], b2[:-2])):
-        merged = _broadcast_merge(x, y)
+        merged = broadcast_merge(x, y)
         if merged is None and x.is_static and y.is_static:
             raise ShapeError(f"Incompatible MatMul batch dimension. Can't merge first input dimension={x} with "
                              f"second input dimension={y} at index={i}")
@@ -607,13 +503,13 @@ def _einsum_equation(equation: str) -> tuple[list[list[str]], list[str]]:
     return inputs, ([_ELLIPSIS] if any(_ELLIPSIS in labels for labels in inputs) else []) + implicit
 
 
-def _broadcast_shapes(a: list[Dim], b: list[Dim]) -> list[Dim] | None:
-    """``PartialShape::broadcast_merge_into`` (numpy) of two static-rank shapes; None when they clash."""
-    rank = max(len(a), len(b))
-    a = [Dim.of(1)] * (rank - len(a)) + a
-    b = [Dim.of(1)] * (rank - len(b)) + b
-    out = [_broadcast_merge(x, y) for x, y in zip(a, b)]
-    return None if None in out else out  # type: ignore[return-value]
+def _broadcast_label(dims: dict[str, list[Dim]], label: str, part: list[Dim], message: str) -> None:
+    """``label``'s dims so far broadcast with ``part`` (``broadcast_merge_into``, numpy), or ``part`` for a
+    label not seen yet; ShapeError(``message``) where they clash."""
+    ok, merged = (True, part) if label not in dims else broadcast_merge_into(dims[label], part)
+    if not ok:
+        raise ShapeError(message)
+    dims[label] = merged  # type: ignore[assignment]
 
 
 @shape_infer("Einsum")
@@ -637,32 +533,23 @@ def _einsum(node: Node) -> list[Shape]:
             raise ShapeError("Input rank must be greater or equal to a number of labels in the corresponding "
                              "input subscript.")
         own: dict[str, Dim] = {}
-        at = 0
+        pos = 0
         for label in labels:
             if label == _ELLIPSIS:
                 width = len(shape) - len(labels) + 1
-                part = list(shape[at:at + width])
-                merged = part if label not in dims else _broadcast_shapes(dims[label], part)
-                if merged is None:
-                    raise ShapeError("Input dimensions labeled with ellipsis for Einsum must be broadcastable.")
-                dims[label] = merged
-                at += width
+                _broadcast_label(dims, label, list(shape[pos:pos + width]),
+                                 "Input dimensions labeled with ellipsis for Einsum must be broadcastable.")
+                pos += width
                 continue
             if label in own:
-                same = _merge(own[label], shape[at])
-                if same is None:
-                    raise ShapeError("Different input dimensions indicated by the repeated labels within single "
-                                     "input node for Einsum must be compatible.")
-                own[label] = same
+                own[label] = merge_checked(own[label], shape[pos], "Different input dimensions indicated by the "
+                                           "repeated labels within single input node for Einsum must be compatible.")
             else:
-                own[label] = shape[at]
-            at += 1
+                own[label] = shape[pos]
+            pos += 1
         for label, d in own.items():
-            merged = [d] if label not in dims else _broadcast_shapes(dims[label], [d])
-            if merged is None:
-                raise ShapeError("Different input dimensions indicated by the same labels for Einsum must be "
-                                 "broadcastable.")
-            dims[label] = merged
+            _broadcast_label(dims, label, [d], "Different input dimensions indicated by the same labels for Einsum "
+                             "must be broadcastable.")
     out: list[Dim] = []
     for label in output:
         if label not in dims:

@@ -29,68 +29,15 @@ are not made here: a shape function sees no element types.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
-
-from ...core.dims import INF, Dim, Shape, format_shape
-from ..common import broadcast_dim
+from ...core.dims import Dim, Shape, format_shape
+from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
+                      one_element, rank_is, shapes_compatible)
 from ..registry import Node, ShapeError, Undecided, shape_infer
+from ..values import wrap
 
 _DYN = Dim.dynamic()
-
-
-# -- ov::Dimension arithmetic that the imported helpers do not give exactly --------------------------
-def _merge(a: Dim, b: Dim) -> Dim | None:
-    """``Dimension::merge``: the intersection, None when it is empty (an empty dim merges with nothing)."""
-    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
-    return None if lo > hi or lo == INF else Dim(lo, hi)
-
-
-def _compatible(a: Dim, b: Dim) -> bool:
-    """``Dimension::compatible``: a non-empty intersection."""
-    return _merge(a, b) is not None
-
-
-def _div(d: Dim, divisor: int) -> Dim:
-    """``Dimension::operator/``: ceil of the lower and floor of the upper bound, both in doubles, so an
-    unbounded dim gets a large finite upper bound (``INT64_MAX / 4`` rounded)."""
-    if divisor == 1:
-        return d
-    if d.lo == 0 and d.hi == INF:
-        return Dim.dynamic()
-    return Dim(int(math.ceil(float(d.lo) / divisor)), int(math.floor(float(d.hi) / divisor)))
-
-
-def _max_length(d: Dim) -> int:
-    """``Dimension::get_max_length``: -1 for no upper bound."""
-    return -1 if d.hi == INF else d.hi
-
-
-def _shapes_compatible(a: Shape, b: Shape) -> bool:
-    """``PartialShape::compatible``."""
-    if a is None or b is None:
-        return True
-    return len(a) == len(b) and all(_compatible(x, y) for x, y in zip(a, b))
-
-
-def _rank_is(shape: Shape, rank: int) -> bool:
-    """``shape.rank().compatible(rank)``."""
-    return shape is None or len(shape) == rank
-
-
-def _one_element(shape: Shape) -> bool:
-    """``shape.compatible({}) || shape.compatible({1})``: a scalar or a 1-D tensor of one element."""
-    return shape is None or len(shape) == 0 or (len(shape) == 1 and shape[0].contains(1))
-
-
-def _shape_input(node: Node, i: int) -> Shape:
-    """``get_input_const_data_as_shape``: a constant's values as dims (``Dimension(int64)``: -1 is ``?``,
-    another negative value clips to 0), else the input's value bounds as dims."""
-    values = node.const(i)
-    if values is not None:
-        return [Dim.of(v) for v in values]
-    return node.as_shape(i)
 
 
 # -- opsets that do not hold a type ------------------------------------------------------------------
@@ -136,10 +83,6 @@ def _aspect_ratios(node: Node) -> int:
     return len(ratios)
 
 
-def _wrap64(v: int) -> int:
-    return (v + (1 << 63)) % (1 << 64) - (1 << 63)
-
-
 def _prior_box_count(node: Node) -> int:
     """``PriorBox::number_of_priors`` (v0 and v8 count alike), in the C++ integer arithmetic."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
@@ -158,7 +101,7 @@ def _prior_box_count(node: Node) -> int:
             raise Undecided(f"PriorBox density {density} is out of the int64 range")
         square = int(density) ** 2 - 1  # static_cast<int64_t>, toward 0
         count += (len(fixed_ratio) if fixed_ratio else ratios) * square
-    return _wrap64(count)
+    return wrap(count, "i64")
 
 
 def _prior_boxes(node: Node, priors: int) -> list[Shape]:
@@ -168,7 +111,7 @@ def _prior_boxes(node: Node, priors: int) -> list[Shape]:
     if not ((out_rank is None or img_rank is None or out_rank == img_rank) and out_rank in (None, 1)):
         raise ShapeError(f"output size input rank {out_rank} must match image shape input rank {img_rank} "
                          "and both must be 1-D")
-    size = _shape_input(node, 0)
+    size = node.as_shape(0)
     if size is None:
         return [[Dim.of(2), _DYN]]
     if len(size) != 2:
@@ -210,19 +153,19 @@ def _deduce_classes(node: Node, share_location: bool, box_size: int) -> tuple[in
             raise ShapeError(f"{what} rank must be {rank}. Got {len(shape)}")
     num_classes = priors = 0
     if proposals is not None and proposals[2].is_static:
-        length = proposals[2].lo
-        if length % box_size:
+        size = proposals[2].lo
+        if size % box_size:
             raise ShapeError(f"Proposals' third dimension must be a multiply of prior_box_size ({box_size}). "
-                             f"Current value is: {length}.")
-        priors = length // box_size
+                             f"Current value is: {size}.")
+        priors = size // box_size
         if priors <= 0:
             raise ShapeError(f"A number of prior boxes must be greater zero. Got: {priors}")
     if priors == 0 and aux_classes is not None and aux_classes[1].is_static:
-        length = aux_classes[1].lo
-        if length % 2:
+        size = aux_classes[1].lo
+        if size % 2:
             raise ShapeError("Additional class predictions second dimension must be a multiply of 2. "
-                             f"Current value is: {length}.")
-        priors = length // 2
+                             f"Current value is: {size}.")
+        priors = size // 2
         if priors <= 0:
             raise ShapeError(f"A number of prior boxes must be greater zero. Got: {priors}")
     if priors > 0 and classes is not None and classes[1].is_static:
@@ -237,6 +180,20 @@ def _deduce_classes(node: Node, share_location: bool, box_size: int) -> tuple[in
                                  f"({priors * 4}). Current value is: {shape[1].lo}.")
             num_classes = shape[1].lo // (priors * 4)
     return num_classes, priors
+
+
+def _count_priors(size: int, priors: int, per_prior: int, what: str, per_prior_name: str) -> int:
+    """The number of prior boxes a static dim of ``size`` (``per_prior`` elements a prior) holds, where it is
+    not known yet (0); else the dim checked against it."""
+    if not priors:
+        if size % per_prior:
+            raise ShapeError(f"{what} must be a multiply of {per_prior_name} ({per_prior}). Current value is: "
+                             f"{size}.")
+        return size // per_prior
+    if size != priors * per_prior:
+        raise ShapeError(f"{what} must be equal to num_prior_boxes * {per_prior_name} ({priors * per_prior}). "
+                         f"Current value is: {size}.")
+    return priors
 
 
 def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
@@ -273,7 +230,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
                 raise ShapeError("Box logits' second dimension must be a multiply of num_loc_classes * 4 "
                                  f"({loc_classes * 4}). Current value is: {boxes[1].lo}.")
             priors = boxes[1].lo // (loc_classes * 4)
-        if priors > 0 and loc_classes > 0 and not _compatible(boxes[1], Dim.of(priors * loc_classes * 4)):
+        if priors > 0 and loc_classes > 0 and not compatible(boxes[1], Dim.of(priors * loc_classes * 4)):
             raise ShapeError("The second dimension of the first input (box logits) is not compatible. "
                              f"Current value: {boxes[1]}, expected value: {priors * loc_classes * 4}")
     if classes is not None:
@@ -281,23 +238,16 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
             raise ShapeError(f"Class predictions rank must be 2. Got {len(classes)}")
         if (not batch_set or batch.is_dynamic) and classes[0].is_static:
             batch, batch_set = classes[0], True
-        elif not _compatible(classes[0], batch):
+        elif not compatible(classes[0], batch):
             raise ShapeError("Class predictions' first dimension is not compatible with batch size.  Current "
                              f"value is: {classes[0]}, expected: {batch}.")
         if classes[1].is_static and num_classes:
-            length = classes[1].lo
-            if not priors:
-                if length % num_classes:
-                    raise ShapeError("Class predictions' second dimension must be a multiply of num_classes "
-                                     f"({num_classes}). Current value is: {length}.")
-                priors = length // num_classes
-            elif length != priors * num_classes:
-                raise ShapeError("Class predictions' second dimension must be equal to num_prior_boxes * "
-                                 f"num_classes ({priors * num_classes}). Current value is: {length}.")
+            priors = _count_priors(classes[1].lo, priors, num_classes, "Class predictions' second dimension",
+                                   "num_classes")
     if proposals is not None:
         if len(proposals) != 3:
             raise ShapeError(f"Proposals rank must be 3. Got {len(proposals)}")
-        if not (proposals[0].contains(1) or _compatible(proposals[0], batch)):
+        if not (proposals[0].contains(1) or compatible(proposals[0], batch)):
             raise ShapeError(f"Proposals' first dimension is must be equal to either batch size ({batch}) "
                              f"or 1. Got: {proposals[0]}.")
         second = 1 if node.flag("variance_encoded_in_target", False) else 2
@@ -305,30 +255,22 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
             raise ShapeError(f"Proposals' second dimension is mismatched. Current value is: {proposals[1]}, "
                              f"expected: {second}.")
         if proposals[2].is_static:
-            length = proposals[2].lo
-            if not priors:
-                if length % box_size:
-                    raise ShapeError("Proposals' third dimension must be a multiply of prior_box_size "
-                                     f"({box_size}). Current value is: {length}.")
-                priors = length // box_size
-            elif length != priors * box_size:
-                raise ShapeError("Proposals' third dimension must be equal to num_prior_boxes * "
-                                 f"prior_box_size ({priors * box_size}). Current value is: {length}.")
+            priors = _count_priors(proposals[2].lo, priors, box_size, "Proposals' third dimension", "prior_box_size")
     if len(node.inputs) == 5:
         aux_classes, aux_boxes = node.input(3), node.input(4)
         if aux_classes is not None:
             if len(aux_classes) != 2:
                 raise ShapeError(f"additional class predictions rank must be 2. Got {len(aux_classes)}")
-            if not _compatible(aux_classes[0], batch):
+            if not compatible(aux_classes[0], batch):
                 raise ShapeError("Additional class predictions' first dimension must be compatible with "
                                  f"batch size. Current value is: {aux_classes[0]}, expected: {batch}.")
-            if priors and not _compatible(aux_classes[1], Dim.of(priors * 2)):
+            if priors and not compatible(aux_classes[1], Dim.of(priors * 2)):
                 raise ShapeError("Additional class predictions' second dimension must be compatible with "
                                  f"num_prior_boxes * 2. Current value is: {aux_classes[1]}, expected: "
                                  f"{priors * 2}.")
             if aux_classes[1].is_static:
                 priors = aux_classes[1].lo // 2
-        if not _shapes_compatible(aux_boxes, boxes):
+        if not shapes_compatible(aux_boxes, boxes):
             raise ShapeError("Additional box predictions' shape must be compatible with box logits shape. "
                              f"Current value is: {format_shape(aux_boxes)}, expected: {format_shape(boxes)}.")
 
@@ -365,14 +307,14 @@ def _proposal_boxes(node: Node) -> list[Dim]:
     """``v0::infer_prop_shape``: ``[batch * post_nms_topn, 5]``."""
     probs, deltas, image = node.input(0), node.input(1), node.input(2)
     for shape, rank, what in ((probs, 4, "class_probs"), (deltas, 4, "bbox_deltas"), (image, 1, "image_shape")):
-        if not _rank_is(shape, rank):
+        if not rank_is(shape, rank):
             raise ShapeError(f"Proposal layer shape {what} should be rank {rank} compatible "
                              f"({format_shape(shape)}).")
     if probs is not None and deltas is not None:
-        if not _compatible(deltas[1], probs[1] * Dim.of(2)):
+        if not compatible(deltas[1], probs[1] * Dim.of(2)):
             raise ShapeError(f"Anchor number inconsistent between class_probs ({probs[1] * Dim.of(2)}), and "
                              f"bbox_deltas ({deltas[1]}).")
-        if not _compatible(probs[0], deltas[0]):
+        if not compatible(probs[0], deltas[0]):
             raise ShapeError(f"Batch size inconsistent between class_probs ({probs[0]}) and bbox deltas "
                              f"({deltas[0]}).")
     if image is not None and image[0].is_static and not 3 <= image[0].lo <= 4:
@@ -381,7 +323,7 @@ def _proposal_boxes(node: Node) -> list[Dim]:
     batches = [shape[0] for shape in (probs, deltas) if shape is not None]
     batch = _DYN
     for dim in batches:  # compatible, as checked
-        batch = _merge(batch, dim) or batch
+        batch = merge(batch, dim) or batch
     return [batch * Dim.of(node.int("post_nms_topn")), Dim.of(5)]
 
 
@@ -406,7 +348,7 @@ def _nms_validate(node: Node) -> None:
     _nms_ranks(boxes, scores)
     for i, what in ((2, "'max_output_boxes_per_class' input."), (3, "'iou_threshold' input"),
                     (4, "'score_threshold' input")):
-        if node.has_input(i) and not _rank_is(node.input(i), 0):
+        if node.has_input(i) and not rank_is(node.input(i), 0):
             raise ShapeError(f"Expected a scalar for the {what}")
     if boxes is not None:
         if scores is not None:
@@ -415,16 +357,16 @@ def _nms_validate(node: Node) -> None:
 
 
 def _nms_ranks(boxes: Shape, scores: Shape) -> None:
-    if not _rank_is(boxes, 3):
+    if not rank_is(boxes, 3):
         raise ShapeError("Expected a 3D tensor for the 'boxes' input")
-    if not _rank_is(scores, 3):
+    if not rank_is(scores, 3):
         raise ShapeError("Expected a 3D tensor for the 'scores' input")
 
 
 def _nms_boxes_and_scores(boxes: list[Dim], scores: list[Dim]) -> None:
-    if not _compatible(boxes[0], scores[0]):
+    if not compatible(boxes[0], scores[0]):
         raise ShapeError("The first dimension of both 'boxes' and 'scores' must match.")
-    if not _compatible(boxes[1], scores[2]):
+    if not compatible(boxes[1], scores[2]):
         raise ShapeError("'boxes' and 'scores' input shapes must match at the second and third dimension "
                          "respectively. Boxes: ")
 
@@ -467,7 +409,7 @@ def _nms_v4(node: Node) -> list[Shape]:
     value = _max_boxes(node)
     if boxes is not None and scores is not None and boxes[1].is_static and value is not None:
         selected = Dim.of(min(boxes[1].lo, value))
-        selected = selected * Dim.of(_max_length(scores[0])) * Dim.of(_max_length(scores[1]))
+        selected = selected * Dim.of(length(scores[0].hi)) * Dim.of(length(scores[1].hi))
     return [[selected, Dim.of(3)]]
 
 
@@ -479,7 +421,7 @@ def _nms_v5(node: Node) -> list[Shape]:
     _nms_ranks(boxes, scores)
     for i, what in ((2, "max_output_boxes_per_class"), (3, "iou_threshold"), (4, "score_threshold"),
                     (5, "soft_nms_sigma")):
-        if node.has_input(i) and not _one_element(node.input(i)):
+        if node.has_input(i) and not one_element(node.input(i)):
             raise ShapeError(f"Expected 0D or 1D tensor for the '{what}' input")
     selected = _DYN
     if boxes is not None:
@@ -487,8 +429,8 @@ def _nms_v5(node: Node) -> list[Shape]:
             _nms_boxes_and_scores(boxes, scores)
             value = _max_boxes(node)
             if value is not None:  # below -1, an empty interval
-                selected = Dim(0, min(_max_length(boxes[1]), value))
-            selected = selected * Dim.of(_max_length(scores[0])) * Dim.of(_max_length(scores[1]))
+                selected = Dim(0, min(length(boxes[1].hi), value))
+            selected = selected * Dim.of(length(scores[0].hi)) * Dim.of(length(scores[1].hi))
         _nms_box_size(boxes)
     out = [selected, Dim.of(3)]
     return [out, list(out), [Dim.of(1)]]
@@ -509,20 +451,20 @@ def _ed_detection_output(node: Node) -> list[Shape]:
     if deltas is not None:
         if len(deltas) != 2:
             raise ShapeError("Input deltas rank must be equal to 2.")
-        if not _compatible(deltas[1], Dim.of(num_classes * 4)):
+        if not compatible(deltas[1], Dim.of(num_classes * 4)):
             raise ShapeError("The last dimension of the 'input_deltas' input be compatible with the value of "
                              f"the attribute 'num_classes' * 4. Got: {deltas[1]}")
     if scores is not None:
         if len(scores) != 2:
             raise ShapeError("Input scores rank must be equal to 2.")
-        if not _compatible(scores[1], Dim.of(num_classes)):
+        if not compatible(scores[1], Dim.of(num_classes)):
             raise ShapeError("The last dimension of the 'input_scores' input must be compatible withthe value "
                              f"of the attribute 'num_classes'. Got: {scores[1]}")
-    if not _shapes_compatible(im_info, [Dim.of(1), Dim.of(3)]):
+    if not shapes_compatible(im_info, [Dim.of(1), Dim.of(3)]):
         raise ShapeError("Input image info shape must be compatible with [1,3].")
     if rois is not None and deltas is not None and scores is not None:
-        merged = _merge(rois[0], deltas[0])
-        if merged is None or _merge(merged, scores[0]) is None:
+        merged = merge(rois[0], deltas[0])
+        if merged is None or merge(merged, scores[0]) is None:
             raise ShapeError("The first dimension of inputs 'input_rois', 'input_deltas', 'input_scores' must "
                              f"be the compatible. input_rois batch: {rois[0]}; input_deltas batch: "
                              f"{deltas[0]}; input_scores batch: {scores[0]}")
@@ -534,25 +476,25 @@ def _ed_detection_output(node: Node) -> list[Shape]:
 def _ed_generate_proposals(node: Node) -> list[Shape]:
     """``[post_nms_count, 4]`` rois and ``[post_nms_count]`` scores."""
     im_info, anchors, deltas, scores = (node.input(i) for i in range(4))
-    if not _rank_is(im_info, 1):
+    if not rank_is(im_info, 1):
         raise ShapeError(f"The 'input_im_info' input is expected to be a 1D. Got: {format_shape(im_info)}")
     if im_info is not None and not im_info[0].contains(3):
         raise ShapeError(f"The 'input_im_info' shape is expected to be a compatible with [3]. Got: "
                          f"{format_shape(im_info)}")
-    if not _rank_is(anchors, 2):
+    if not rank_is(anchors, 2):
         raise ShapeError(f"The 'input_anchors' input is expected to be a 2D. Got: {format_shape(anchors)}")
     if anchors is not None and not anchors[1].contains(4):
         raise ShapeError(f"The second dimension of 'input_anchors' should be compatible with 4. Got: "
                          f"{anchors[1]}")
-    if not _rank_is(deltas, 3):
+    if not rank_is(deltas, 3):
         raise ShapeError(f"The 'input_deltas' input is expected to be a 3D. Got: {format_shape(deltas)}")
-    if not _rank_is(scores, 3):
+    if not rank_is(scores, 3):
         raise ShapeError(f"The 'input_scores' input is expected to be a 3D. Got: {format_shape(scores)}")
     if deltas is not None and scores is not None:
-        if not _compatible(deltas[1], scores[1]):
+        if not compatible(deltas[1], scores[1]):
             raise ShapeError(f"Heights for inputs 'input_deltas' and 'input_scores' should be equal. Got: "
                              f"{deltas[1]}{scores[1]}")
-        if not _compatible(deltas[2], scores[2]):
+        if not compatible(deltas[2], scores[2]):
             raise ShapeError(f"Width for inputs 'input_deltas' and 'input_scores' should be equal. Got: "
                              f"{deltas[2]}{scores[2]}")
     count = Dim.of(node.int("post_nms_count"))
@@ -574,7 +516,7 @@ def _ed_prior_grid(node: Node) -> list[Shape]:
     if image is not None:
         if len(image) != 4:
             raise ShapeError("Im_data rank must be equal to 4.")
-        if featmap is not None and not _compatible(featmap[0], image[0]):
+        if featmap is not None and not compatible(featmap[0], image[0]):
             raise ShapeError(f"The first dimension of both 'feature_map' and 'im_data' must match. Feature_map: "
                              f"{featmap[0]}; Im_data: {image[0]}")
     if flatten:
@@ -589,22 +531,22 @@ def _ed_roi_feature(node: Node) -> list[Shape]:
     """``[rois, channels, output_size, output_size]`` features and the ``[rois, 4]`` rois; the channels
     merged over the pyramid levels."""
     rois = node.input(0)
-    if not _rank_is(rois, 2):
+    if not rank_is(rois, 2):
         raise ShapeError("Input rois rank must be equal to 2.")
     count = _DYN
     if rois is not None:
         count = rois[0]
-        if _merge(Dim.of(4), rois[1]) is None:
+        if merge(Dim.of(4), rois[1]) is None:
             raise ShapeError(f"The last dimension of the 'input_rois' input must be equal to 4. Got: {rois[1]}")
     channels: Dim | None = None
     for level in node.inputs[1:]:
-        if not _rank_is(level, 4):
+        if not rank_is(level, 4):
             raise ShapeError(f"Rank of each element of the pyramid must be equal to 4. Got: {len(level)}")
         if level is not None:
             if not level[0].contains(1):
                 raise ShapeError(f"The first dimension of each pyramid element must be equal to 1. Got: "
                                  f"{level[0]}")
-            channels = level[1] if channels is None else _merge(channels, level[1])
+            channels = level[1] if channels is None else merge(channels, level[1])
             if channels is None:
                 raise ShapeError("The number of channels must be the same for all layers of the pyramid.")
     size = Dim.of(node.int("output_size"))
@@ -620,34 +562,36 @@ def _ed_topk_rois(node: Node) -> list[Shape]:
             raise ShapeError(f"The 'input_rois' input is expected to be a 2D. Got: {len(rois)}")
         if not rois[1].contains(4):
             raise ShapeError(f"The second dimension of 'input_rois' should be 4. Got: {rois[1]}")
-    if not _rank_is(probs, 1):
+    if not rank_is(probs, 1):
         raise ShapeError(f"The 'rois_probs' input is expected to be a 1D. Got: {format_shape(probs)}")
-    if rois is not None and probs is not None and not _compatible(rois[0], probs[0]):
+    if rois is not None and probs is not None and not compatible(rois[0], probs[0]):
         raise ShapeError(f"Number of rois and number of probabilities should be equal. Got: {rois[0]} "
                          f"{probs[0]}")
     return [[Dim.of(node.int("max_rois")), Dim.of(4)]]
 
 
 # -- CTC -----------------------------------------------------------------------------------------------
+def _logits_dims(logits: Shape) -> tuple[Dim, Dim]:
+    """The first two dims of the logits of a greedy CTC decoder, which must have rank 3 (``?`` for a dynamic
+    rank)."""
+    if logits is None:
+        return _DYN, _DYN
+    if len(logits) != 3:
+        raise ShapeError("The rank of logits tensor must be equal to 3.")
+    return logits[0], logits[1]
+
+
 @shape_infer("CTCGreedyDecoder")
 def _ctc_greedy_decoder(node: Node) -> list[Shape]:
     """CTCGreedyDecoder-0: ``[batch, time, 1, 1]`` from ``[time, batch, classes]`` logits and a
     ``[time, batch]`` mask."""
-    logits, mask = node.input(0), node.input(1)
-    time, batch = _DYN, _DYN
-    if logits is not None:
-        if len(logits) != 3:
-            raise ShapeError("The rank of logits tensor must be equal to 3.")
-        time, batch = logits[0], logits[1]
+    mask = node.input(1)
+    time, batch = _logits_dims(node.input(0))
     if mask is not None:
         if len(mask) != 2:
             raise ShapeError("The rank of sequence mask tensor must be equal to 2.")
-        merged_time, merged_batch = _merge(time, mask[0]), _merge(batch, mask[1])
-        if merged_time is None:
-            raise ShapeError("The first dimensions of input tensors must match.")
-        if merged_batch is None:
-            raise ShapeError("The second dimensions of input tensors must match.")
-        time, batch = merged_time, merged_batch
+        time = merge_checked(time, mask[0], "The first dimensions of input tensors must match.")
+        batch = merge_checked(batch, mask[1], "The second dimensions of input tensors must match.")
     return [[batch, time, Dim.of(1), Dim.of(1)]]
 
 
@@ -659,18 +603,11 @@ def _ctc_greedy_decoder_seq_len(node: Node) -> list[Shape]:
     if blank is not None and all(d.is_static for d in blank) and \
             not (len(blank) == 0 or (len(blank) == 1 and blank[0].lo == 1)):
         raise ShapeError(f"Expected 0D or 1D tensor for the 'blank_index' input. Got: {format_shape(blank)}")
-    batch, time = _DYN, _DYN
-    if logits is not None:
-        if len(logits) != 3:
-            raise ShapeError("The rank of logits tensor must be equal to 3.")
-        batch, time = logits[0], logits[1]
+    batch, time = _logits_dims(logits)
     if lengths is not None:
         if len(lengths) != 1:
             raise ShapeError("The rank of sequence len tensor must be equal to 1.")
-        merged = _merge(batch, lengths[0])
-        if merged is None:
-            raise ShapeError("The first dimensions of input tensors must match.")
-        batch = merged
+        batch = merge_checked(batch, lengths[0], "The first dimensions of input tensors must match.")
     return [[batch, time], [batch]]
 
 
@@ -680,21 +617,17 @@ def _ctc_loss(node: Node) -> list[Shape]:
     logits, logit_length, labels, label_length = (node.input(i) for i in range(4))
     names = ("logits", "logit length", "labels", "label length")
     for shape, rank, name in zip((logits, logit_length, labels, label_length), (3, 1, 2, 1), names):
-        if not _rank_is(shape, rank):
+        if not rank_is(shape, rank):
             raise ShapeError(f"Expected a {rank}D tensor for {name}. Got: {format_shape(shape)}")
-    if node.has_input(4) and not _rank_is(node.input(4), 0):
+    if node.has_input(4) and not rank_is(node.input(4), 0):
         raise ShapeError(f"Expected a scalar for blank index. Got: {format_shape(node.input(4))}")
     batch, time = (logits[0], logits[1]) if logits is not None else (_DYN, _DYN)
     for shape, what in ((logit_length, "logit length"), (labels, "labels"), (label_length, "label length")):
         if shape is None:
             continue
-        merged = _merge(batch, shape[0])
-        if merged is None:
-            raise ShapeError(f"The first dimension of {what} must be equal to the first dimension of the "
-                             "logits. "
-                             f"Got: {shape[0]} and: {batch}")
-        batch = merged
-        if shape is labels and not _compatible(labels[1], time):
+        batch = merge_checked(batch, shape[0], f"The first dimension of {what} must be equal to the first dimension "
+                              f"of the logits. Got: {shape[0]} and: {batch}")
+        if shape is labels and not compatible(labels[1], time):
             raise ShapeError(f"The second dimension of labels must be equal to the second dimension of logits. "
                              f"Got: {labels[1]} and: {time}")
     return [[batch]]
@@ -706,16 +639,44 @@ def _check_ranks(inputs: Sequence[Shape], ranks: Sequence[int]) -> None:
     if len(inputs) < len(ranks):
         raise ShapeError("Incorrect number of shapes has been provided.")
     for i, rank in enumerate(ranks):
-        if not _rank_is(inputs[i], rank):
+        if not rank_is(inputs[i], rank):
             raise ShapeError(f"Shape rank of input at {i} is incompatible. Expected rank: {rank}, actual shape: "
                              f"{format_shape(inputs[i])}.")
 
 
 def _merge_into(dim: Dim, other: Dim, what: str) -> Dim:
-    merged = _merge(dim, other)
-    if merged is None:
-        raise ShapeError(f"Dimension `{what}` is not matched between inputs.")
-    return merged
+    return merge_checked(dim, other, f"Dimension `{what}` is not matched between inputs.")
+
+
+def _hidden_size(shapes: Sequence[Shape], axis: int) -> Dim:
+    """The hidden size the states and R give: dim ``axis`` of the first state (``?`` for a dynamic rank)
+    merged with that of each later one of known rank."""
+    first, *rest = shapes
+    hidden = first[axis] if first is not None else _DYN
+    for shape in rest:
+        if shape is not None:
+            hidden = _merge_into(hidden, shape[axis], "hidden_size")
+    return hidden
+
+
+def _check_weights(hidden: Dim, wrb: Sequence[Shape], axis: int, labels: Sequence[str], gates: int,
+                   linear_before_reset: bool) -> Dim:
+    """``rnn::validate_*``: with a static hidden size, dim ``axis`` of W and R compatible with ``gates`` times
+    it and B's with one gate more under ``linear_before_reset``; else the hidden size merged with W's and
+    R's dim ``axis`` over the gates, where their dim 0 is static (a sequence's check tests dim 0 and divides
+    dim 1, as OpenVINO does). The hidden size."""
+    if hidden.is_static:
+        bias_gates = gates + 1 if linear_before_reset else gates
+        for shape, label, n in zip(wrb, labels, (gates, gates, bias_gates)):
+            expected = hidden * Dim.of(n)
+            if shape is not None and not compatible(shape[axis], expected):
+                raise ShapeError(f"{label} input shape is required to be compatible with {expected}. Got shape: "
+                                 f"{shape[axis]}.")
+        return hidden
+    for weights in wrb[:2]:
+        if weights is not None and weights[0].is_static:
+            hidden = _merge_into(hidden, div(weights[axis], gates), "hidden_size")
+    return hidden
 
 
 def _cell(inputs: Sequence[Shape], gates: int, states: int,
@@ -727,24 +688,9 @@ def _cell(inputs: Sequence[Shape], gates: int, states: int,
     batch = x[0] if x is not None else _DYN
     for state in inputs[1:states + 1]:
         batch = _merge_into(batch, state[0] if state is not None else _DYN, "batch_size")
-    hidden = inputs[1][1] if inputs[1] is not None else _DYN
-    for state in inputs[2:states + 1]:
-        if state is not None:
-            hidden = _merge_into(hidden, state[1], "hidden_size")
-    if r is not None:
-        hidden = _merge_into(hidden, r[1], "hidden_size")
-    if hidden.is_static:
-        bias_gates = gates + 1 if linear_before_reset else gates
-        for shape, what, n in ((w, "First dimension of W", gates), (r, "Fisrt dimension of R", gates),
-                               (b, "First dimension of B", bias_gates)):
-            expected = hidden * Dim.of(n)
-            if shape is not None and not _compatible(shape[0], expected):
-                raise ShapeError(f"{what} input shape is required to be compatible with {expected}. Got shape: "
-                                 f"{shape[0]}.")
-    else:
-        for weights in (w, r):
-            if weights is not None and weights[0].is_static:
-                hidden = _merge_into(hidden, _div(weights[0], gates), "hidden_size")
+    hidden = _hidden_size(list(inputs[1:states + 1]) + [r], 1)
+    hidden = _check_weights(hidden, (w, r, b), 0, ("First dimension of W", "Fisrt dimension of R",
+                                                   "First dimension of B"), gates, linear_before_reset)
     return [[batch, hidden] for _ in range(states)]
 
 
@@ -771,7 +717,7 @@ def _lstm_cell_v0(node: Node) -> list[list[Dim]]:
     hidden, peepholes = shapes[0][1], inputs[6]
     if not peepholes:  # a scalar P, or one of dynamic rank
         raise ShapeError("Accessing out-of-range dimension")
-    if peepholes[0].is_static and hidden.is_static and not _compatible(peepholes[0], hidden * Dim.of(3)):
+    if peepholes[0].is_static and hidden.is_static and not compatible(peepholes[0], hidden * Dim.of(3)):
         raise ShapeError(f"Parameter hidden_size mismatched in P input. Current value is: {peepholes[0].lo}, "
                          f"expected: {hidden.lo * 3}.")
     return shapes
@@ -808,42 +754,26 @@ def _sequence(node: Node, gates: int, states: int, linear_before_reset: bool = F
     _check_ranks(node.inputs, [3] * (1 + states) + [1, 3, 3, 2])
     x, w, r, b = node.input(0), node.input(2 + states), node.input(3 + states), node.input(4 + states)
     batch = x[0] if x is not None else _DYN
-    length = x[1] if x is not None else _DYN
+    seq_length = x[1] if x is not None else _DYN
     for i in range(1, states + 2):  # the states and the sequence lengths
         shape = node.input(i)
         if shape is not None:
             batch = _merge_into(batch, shape[0], "batch_size")
-    state = node.input(1)
-    hidden = state[2] if state is not None else _DYN
-    for i in range(2, states + 1):
-        state = node.input(i)
-        if state is not None:
-            hidden = _merge_into(hidden, state[2], "hidden_size")
-    if r is not None:
-        hidden = _merge_into(hidden, r[2], "hidden_size")
+    hidden = _hidden_size([node.input(i) for i in range(1, states + 1)] + [r], 2)
     direction = node.lower("direction", "forward")
     if direction not in _DIRECTIONS:
         raise ShapeError("Attribute direction must be FORWARD or REVERSE or BIDIRECTIONAL.")
     directions, valid = Dim.of(_DIRECTIONS[direction]), True
     for i in list(range(1, states + 1)) + list(range(2 + states, count)):
         shape = node.input(i)
-        merged = _merge(directions, (shape[1] if i <= states else shape[0]) if shape is not None else _DYN)
+        merged = merge(directions, (shape[1] if i <= states else shape[0]) if shape is not None else _DYN)
         valid = valid and merged is not None
         directions = merged or directions
     if not valid:
         raise ShapeError("Dimension `num_directions` doesn't match to other inputs or `direction` attribute.")
-    if hidden.is_static:
-        bias_gates = gates + 1 if linear_before_reset else gates
-        for shape, what, n in ((w, "W", gates), (r, "R", gates), (b, "B", bias_gates)):
-            expected = hidden * Dim.of(n)
-            if shape is not None and not _compatible(shape[1], expected):
-                raise ShapeError(f"Second dimension of {what} input shape is required to be compatible with "
-                                 f"{expected}. Got shape: {shape[1]}.")
-    else:
-        for weights in (w, r):
-            if weights is not None and weights[0].is_static:  # OpenVINO tests dim 0 and divides dim 1
-                hidden = _merge_into(hidden, _div(weights[1], gates), "hidden_size")
-    return [[batch, directions, length, hidden]] + [[batch, directions, hidden] for _ in range(states)]
+    hidden = _check_weights(hidden, (w, r, b), 1, tuple(f"Second dimension of {what}" for what in "WRB"), gates,
+                            linear_before_reset)
+    return [[batch, directions, seq_length, hidden]] + [[batch, directions, hidden] for _ in range(states)]
 
 
 @shape_infer("LSTMSequence")
@@ -868,20 +798,17 @@ def _rnn_sequence(node: Node) -> list[Shape]:
 
 
 # -- ScaledDotProductAttention -------------------------------------------------------------------------
-def _broadcast_into(dst: Shape, src: Sequence[Dim]) -> tuple[Shape, bool]:
-    """``PartialShape::broadcast_merge_into`` with NUMPY broadcasting: the merged shape, and whether every
-    pair of dims broadcast (a dynamic rank absorbs everything)."""
-    if dst is None:
-        return None, True
-    rank = max(len(dst), len(src))
-    a = [Dim.of(1)] * (rank - len(dst)) + list(dst)
-    b = [Dim.of(1)] * (rank - len(src)) + list(src)
-    out, ok = [], True
-    for x, y in zip(a, b):
-        merged = broadcast_dim(x, y)
-        ok = ok and merged is not None
-        out.append(merged or _DYN)
-    return out, ok
+def _attention_input(n_dims: Shape, dim: Dim, shape: list[Dim], index: int, what: str) -> tuple[Shape, Dim]:
+    """The key or the value of ScaledDotProductAttention: a rank of 3 at least, its batch dims broadcast into
+    ``n_dims`` (``broadcast_merge_into``) and its dim at ``index`` merged with ``dim``; (the batch dims, the
+    merged dim), or ShapeError where any of it fails."""
+    merged = None
+    if len(shape) >= 3:
+        ok, n_dims = broadcast_merge_into(n_dims, shape[:-2])
+        merged = merge(dim, shape[index]) if ok else None
+    if merged is None:
+        raise ShapeError(f"{what} input shape not compatible with other inputs.")
+    return n_dims, merged
 
 
 @shape_infer("ScaledDotProductAttention")
@@ -900,36 +827,24 @@ def _sdpa(node: Node) -> list[Shape]:
             raise ShapeError("Query input rank length must be at least 3 or more.")
         n_dims, l_dim, e_dim = list(query[:-2]), query[-2], query[-1]
     if key is not None:
-        ok = len(key) >= 3
-        if ok:
-            n_dims, ok = _broadcast_into(n_dims, key[:-2])
-            merged = _merge(e_dim, key[-1]) if ok else None
-            ok, e_dim = merged is not None, merged or e_dim
-        if not ok:
-            raise ShapeError("Key input shape not compatible with other inputs.")
+        n_dims, e_dim = _attention_input(n_dims, e_dim, key, -1, "Key")
         s_dim = key[-2]
     if value is not None:
-        ok = len(value) >= 3
-        if ok:
-            n_dims, ok = _broadcast_into(n_dims, value[:-2])
-            merged = _merge(s_dim, value[-2]) if ok else None
-            ok, s_dim = merged is not None, merged or s_dim
-        if not ok:
-            raise ShapeError("Value input shape not compatible with other inputs.")
+        n_dims, s_dim = _attention_input(n_dims, s_dim, value, -2, "Value")
         ev_dim = value[-1]
     mask = node.input(3) if count >= 4 else None
     if count >= 4 and not node.flag("causal", False) and mask:
         ok = len(mask) >= 2
         if ok:
-            merged_l, merged_s = broadcast_dim(l_dim, mask[-2]), broadcast_dim(s_dim, mask[-1])
+            merged_l, merged_s = broadcast_merge(l_dim, mask[-2]), broadcast_merge(s_dim, mask[-1])
             ok = merged_l is not None and merged_s is not None
             l_dim, s_dim = merged_l or l_dim, merged_s or s_dim
         if ok and len(mask) >= 3:
-            n_dims, ok = _broadcast_into(n_dims, mask[:-2])
+            ok, n_dims = broadcast_merge_into(n_dims, mask[:-2])
         if not ok:
             raise ShapeError("Attention mask input shape not compatible with other inputs.")
     scale = node.input(4) if count == 5 else None
-    if scale is not None and not _one_element(scale):
+    if scale is not None and not one_element(scale):
         raise ShapeError("Scale input must be scalar or have 1 element.")
     return [None if n_dims is None else n_dims + [l_dim, ev_dim]]
 
@@ -939,13 +854,13 @@ def _sdpa(node: Node) -> list[Shape]:
 def _multinomial(node: Node) -> list[Shape]:
     """Multinomial-13: ``[batch, num_samples]`` from ``[batch, classes]`` probabilities."""
     probs, samples = node.input(0), node.input(1)
-    if not _rank_is(probs, 2):
+    if not rank_is(probs, 2):
         raise ShapeError("Input probabilities must be a 2D tensor.")
-    if not _one_element(samples):
+    if not one_element(samples):
         raise ShapeError("Number of samples must be a scalar or one element 1D tensor.")
     if probs is None:
         return [None]
-    count = _shape_input(node, 1)
+    count = node.as_shape(1)
     return [[probs[0], count[0] if count is not None else _DYN]]
 
 
@@ -954,18 +869,18 @@ def _random_uniform(node: Node) -> list[Shape]:
     """RandomUniform-8: the shape from the values of its first input; with an unknown value, as many
     dynamic dims as that input's length can reach."""
     shape, low, high = node.input(0), node.input(1), node.input(2)
-    if not _rank_is(shape, 1):
+    if not rank_is(shape, 1):
         raise ShapeError("The rank of the tensor defining output shape must be equal to 1.")
-    if not _one_element(low):
+    if not one_element(low):
         raise ShapeError("Min value must be a scalar or one element 1D tensor.")
-    if not _one_element(high):
+    if not one_element(high):
         raise ShapeError("Max value must be a scalar or one element 1D tensor.")
     low_value, high_value = node.const_floats(1), node.const_floats(2)
     if low_value and high_value and not low_value[0] < high_value[0]:
         raise ShapeError(f"Min value must be less than max value. Got min value: {low_value[0]}, max value: "
                          f"{high_value[0]}")
-    out = _shape_input(node, 0)
+    out = node.as_shape(0)
     if out is not None:
         return [out]
-    rank = _max_length(shape[0]) if shape is not None else -1
+    rank = length(shape[0].hi) if shape is not None else -1
     return [None if rank == -1 else [_DYN] * rank]

@@ -22,9 +22,9 @@ reproduced: a shape function sees no element types.
 
 from __future__ import annotations
 
-from ...core.dims import Dim, Shape, format_shape
+from ...core.dims import Shape, format_shape
 from .. import values as V
-from ..common import broadcast_dim, dim_merge
+from ..dimops import broadcast_merge, broadcast_merge_into, merge_into, normalize_axis, shapes_compatible
 from ..registry import Node, ShapeError, shape_infer, value_eval
 
 _INCONSISTENT = "Argument shapes are inconsistent."
@@ -47,33 +47,17 @@ def _auto_broadcast(node: Node) -> tuple[str, int]:
     return kind, node.int("auto_broadcast.auto_broadcast_axis", 0) if kind == "pdpd" else 0
 
 
-def _merge(dst: Shape, src: Shape, message: str) -> Shape:
-    """``PartialShape::merge_into``: equal ranks, each pair of dims intersected; a dynamic rank takes the other."""
-    if dst is None:
-        return src
-    if src is None:
-        return dst
-    if len(dst) != len(src):
-        raise ShapeError(message)
-    merged = [dim_merge(a, b) for a, b in zip(dst, src)]
-    if None in merged:
-        raise ShapeError(message)
-    return merged  # type: ignore[return-value]
-
-
 def _broadcast(dst: Shape, src: Shape, kind: str, axis: int, message: str) -> Shape:
     """``src`` merged into ``dst`` under an auto_broadcast ``kind``: ``merge_into`` for none,
     ``PartialShape::broadcast_merge_into`` for numpy (right-aligned, both ways) and pdpd (``src`` onto
     ``dst`` from ``axis``, -1 aligning it right; a static ``src`` dim may not exceed a static ``dst`` one).
     ShapeError(``message``) where OpenVINO's merge fails."""
     if kind == "none":
-        return _merge(dst, src, message)
-    if dst is None or src is None:
+        ok, out = merge_into(dst, src)
+    elif dst is None or src is None:
         return None
-    if kind == "numpy":
-        rank = max(len(dst), len(src))
-        ones = [Dim.of(1)] * rank
-        out = [broadcast_dim(a, b) for a, b in zip(ones[len(dst):] + dst, ones[len(src):] + src)]
+    elif kind == "numpy":
+        ok, out = broadcast_merge_into(dst, src)
     else:
         start = len(dst) - len(src) if axis == -1 else axis
         if len(src) > len(dst) or axis < -1 or start + len(src) > len(dst):
@@ -81,10 +65,11 @@ def _broadcast(dst: Shape, src: Shape, kind: str, axis: int, message: str) -> Sh
         window = dst[start:start + len(src)]
         if any(a.is_static and b.is_static and b.lo > a.lo for a, b in zip(window, src)):
             raise ShapeError(message)
-        out = dst[:start] + [broadcast_dim(a, b) for a, b in zip(window, src)] + dst[start + len(src):]
-    if None in out:
+        merged = [broadcast_merge(a, b) for a, b in zip(window, src)]
+        ok, out = None not in merged, dst[:start] + merged + dst[start + len(src):]  # type: ignore[operator]
+    if not ok:
         raise ShapeError(message)
-    return out  # type: ignore[return-value]
+    return out
 
 
 @shape_infer("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum", "Minimum", "SquaredDifference",
@@ -171,13 +156,6 @@ def _hard_sigmoid(node: Node) -> list[Shape]:
     return [node.input(0)]
 
 
-def _check_axis(axis: int, rank: int) -> None:
-    """``ov::util::validate_axis``: ``axis`` within ``[-rank, rank - 1]`` (``[-1, 0]`` for a scalar)."""
-    n = max(rank, 1)
-    if not -n <= axis < n:
-        raise ShapeError(f"Axis {axis} out of the tensor rank range [{-n}, {n - 1}].")
-
-
 @shape_infer("SoftMax", versions=_OPSETS_1_TO_7)
 def _softmax_1(node: Node) -> list[Shape]:
     """``v1::Softmax::validate_and_infer_types``: the axis (a size_t: a negative one wraps to a huge
@@ -195,7 +173,7 @@ def _softmax_8(node: Node) -> list[Shape]:
     (``validate_axis``), where the rank is known."""
     data = node.input(0)
     if data is not None:
-        _check_axis(node.int("axis"), len(data))
+        normalize_axis(node.int("axis"), len(data))
     return [data]
 
 
@@ -226,7 +204,7 @@ def _normalize_l2(node: Node) -> list[Shape]:
     axes = node.const(1) if data is not None else None
     if axes:
         for a in axes:
-            _check_axis(a, len(data))  # type: ignore[arg-type]
+            normalize_axis(a, len(data))  # type: ignore[arg-type]
         if not data:
             raise ShapeError("Reduction axis (0) is out of bounds (argument shape: [])")
     return [data]
@@ -252,11 +230,6 @@ def _lrn(node: Node) -> list[Shape]:
     return [data]
 
 
-def _compatible(a: Shape, b: Shape) -> bool:
-    """``PartialShape::compatible``."""
-    return a is None or b is None or (len(a) == len(b) and all(x.compatible(y) for x, y in zip(a, b)))
-
-
 @shape_infer("Roll")
 def _roll(node: Node) -> list[Shape]:
     """``v7::shape_infer`` of Roll (``roll_shape_inference.hpp``): shift and axes of rank 0 or 1, a 1-D
@@ -265,13 +238,13 @@ def _roll(node: Node) -> list[Shape]:
     if shift is not None:
         if len(shift) > 1:
             raise ShapeError("Shift must be a scalar or 1D tensor.")
-        if len(shift) == 1 and not _compatible(shift, axes_shape):
+        if len(shift) == 1 and not shapes_compatible(shift, axes_shape):
             raise ShapeError("If shift is a 1D vector, axes must be a 1D tensor of the same size.")
     if axes_shape is not None and len(axes_shape) > 1:
         raise ShapeError("Axes must be a scalar or 1D tensor.")
     if data is not None:
         for a in node.const(2) or ():
-            _check_axis(a, len(data))
+            normalize_axis(a, len(data))
     return [data]
 
 

@@ -14,94 +14,19 @@ resolves it with (``opsetN`` holds the newest version of the op up to N).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
-from ...core.dims import INF, Dim, Shape
+from ...core.dims import INF, INT64_MAX, INT64_MIN, Dim, Shape
 from .. import values as V
-from ..common import broadcast_dim
+from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, compatible, length, meet, merge_checked,
+                      merge_into, normalize_axis, one_element, rank_is, shapes_compatible, trunc_div)
 from ..registry import Node, ShapeError, Undecided, shape_infer, value_eval
 
-INT64_MAX = INF
-INT64_MIN = -(1 << 63)
 
-
-# -- ov::Dimension / ov::PartialShape arithmetic -------------------------------------------------------
-def _empty() -> Dim:
-    return Dim(INF, INF)
-
-
-def _add(a: Dim, b: Dim) -> Dim:
-    """``Dimension::operator+`` (``Interval::operator+``: bounds added, saturating at INF)."""
-    if b == 0:
-        return a
-    if a == 0:
-        return b
-    if a.is_empty or b.is_empty:
-        return _empty()
-    return Dim(_clip_add(a.lo, b.lo), _clip_add(a.hi, b.hi))
-
-
-def _clip_add(a: int, b: int) -> int:
-    return INF if INF in (a, b) or a + b > INF else a + b
-
-
-def _meet(a: Dim, b: Dim) -> Dim:
-    """``Dimension::operator&``: the intersection (empty when disjoint)."""
-    return Dim(max(a.lo, b.lo), min(a.hi, b.hi))
-
-
-def _merge(a: Dim, b: Dim) -> Dim | None:
-    """``Dimension::merge``: the intersection, None where it is empty."""
-    d = _meet(a, b)
-    return None if d.is_empty else d
-
-
-def _merge_shapes(a: Shape, b: Shape) -> tuple[bool, Shape]:
-    """``PartialShape::merge_into(a, b)``: (success, merged)."""
-    if a is None:
-        return True, None if b is None else list(b)
-    if b is None:
-        return True, list(a)
-    if len(a) != len(b):
-        return False, a
-    merged = [_merge(x, y) for x, y in zip(a, b)]
-    return all(d is not None for d in merged), [d if d is not None else x for d, x in zip(merged, a)]
-
-
-def _compatible(a: Shape, b: Shape) -> bool:
-    """``PartialShape::compatible``."""
-    return a is None or b is None or (len(a) == len(b) and all(x.compatible(y) for x, y in zip(a, b)))
-
-
-def _rank_is(shape: Shape, *ranks: int) -> bool:
-    """``rank().compatible(r)`` for any of ``ranks``."""
-    return shape is None or len(shape) in ranks
-
-
-def _length(bound: int) -> int:
-    """``Dimension::get_min_length``/``get_max_length`` of a bound: -1 for INF."""
-    return -1 if bound == INF else bound
-
-
+# -- ov::PartialShape and the inputs -----------------------------------------------------------------
 def _dyn(rank: int | None) -> Shape:
     """``PartialShape::dynamic(rank)``."""
     return None if rank is None else [Dim.dynamic() for _ in range(rank)]
-
-
-def _dim(shape: Sequence[Dim], i: int) -> Dim:
-    """``PartialShape::operator[]``, which throws past the rank."""
-    if not 0 <= i < len(shape):
-        raise ShapeError("Accessing out-of-range dimension")
-    return shape[i]
-
-
-def _norm_axis(axis: int, rank: int) -> int:
-    """``ov::util::try_normalize_axis``: ``axis`` in ``[-rank, rank-1]`` made non-negative, or the error (a
-    scalar takes the axes of rank 1)."""
-    r = max(rank, 1)
-    if not -r <= axis <= r - 1:
-        raise ShapeError(f"Axis {axis} out of the tensor rank range [{-r}, {r - 1}].")
-    return axis + r if axis < 0 else axis
 
 
 def _opset(node: Node) -> int:
@@ -112,19 +37,14 @@ def _opset(node: Node) -> int:
     raise Undecided(f"version {node.version!r} is not an opset OpenVINO's IR reader knows")
 
 
-def _shape_input(node: Node, i: int, read: Callable[[int], Dim] = Dim.of) -> Shape:
-    """``get_input_const_data_as_shape``: a constant's values made dims by ``read`` (by default
-    ``Dimension(v)``: -1 is ``?``, any other negative clips to 0); else the element bounds
-    (``evaluate_as_partial_shape``, which throws on a negative bound); None where OpenVINO has no value."""
+def _shape_input(node: Node, i: int, read: Callable[[int], Dim]) -> Shape:
+    """``get_input_const_data_as_shape`` where the op reads a constant's values its own way: each made a dim
+    by ``read`` (OpenVINO's own ``Dimension(v)`` is :meth:`Node.as_shape`'s); the element bounds of a
+    computed value as :meth:`Node.as_shape` reads them; None where OpenVINO has no value."""
     t = node.value(i)
-    if t is None:
-        return None
-    if t.is_const:
+    if t is not None and t.is_const:
         return [read(v) for v in node.const(i) or ()]
-    bounds = node.bounds(i) or []
-    if any(lo < 0 or hi < 0 for lo, hi in bounds):
-        raise ShapeError("Value for partial shape evaluation can't be lower than zero.")
-    return [Dim(lo, hi) for lo, hi in bounds]
+    return node.as_shape(i)
 
 
 def _scalar_axis(node: Node, i: int) -> int | None:
@@ -138,23 +58,34 @@ def _concat(node: Node) -> list[Shape]:
     """``concat_shape_inference.hpp``: the lengths on the axis summed, every other dim merged."""
     axis = node.int("axis")
     out: Shape = None
-    length = Dim.of(0)
+    total = Dim.of(0)
     norm = 0
     for s in node.inputs:
         if s is None:
-            length = _add(length, Dim.dynamic())
+            total = add(total, Dim.dynamic())
             continue
-        norm = _norm_axis(axis, len(s))
-        length = _add(length, _dim(s, norm))
+        norm = normalize_axis(axis, len(s))
+        total = add(total, at(s, norm))
         copy = list(s)
         copy[norm] = Dim.dynamic()
-        ok, out = _merge_shapes(out, copy)
+        ok, out = merge_into(out, copy)
         if not ok:
             raise ShapeError("Argument shapes are inconsistent; they must have the same rank, and must have "
                              f"equal dimension everywhere except on the concatenation axis (axis {norm}).")
     if out is not None:
-        out[norm] = length
+        out[norm] = total
     return [out]
+
+
+def _split_axis(node: Node, data: Shape) -> int | None:
+    """The axis of Split and VariadicSplit: one constant value, normalised against the data rank; None where
+    the value or the data rank is unknown."""
+    axes = node.const(1)
+    if data is None or axes is None:
+        return None
+    if len(axes) != 1:
+        raise ShapeError(f"a scalar axis value is expected. Got: {len(axes)} axes")
+    return normalize_axis(axes[0], len(data))
 
 
 @shape_infer("Split")
@@ -165,15 +96,12 @@ def _split(node: Node) -> list[Shape]:
     if parts <= 0:
         raise ShapeError("Attribute 'num_splits' must be greater than zero")
     data = node.input(0)
-    if not _rank_is(node.input(1), 0):
+    if not rank_is(node.input(1), 0):
         raise ShapeError(f"'axis' input must be a scalar. Got: {node.input(1)}")
-    axes = node.const(1)
-    if axes is None or data is None:
+    axis = _split_axis(node, data)
+    if axis is None:
         return [_dyn(None if data is None else len(data))] * parts
-    if len(axes) != 1:
-        raise ShapeError(f"a scalar axis value is expected. Got: {len(axes)} axes")
-    axis = _norm_axis(axes[0], len(data))
-    d = data[axis]
+    d = data[axis]  # type: ignore[index]
     if d.is_static:
         if d.lo % parts:
             raise ShapeError(f"Dimension of data input shape along 'axis': {d.lo} must be evenly divisible by "
@@ -190,7 +118,9 @@ def _split(node: Node) -> list[Shape]:
 
 
 def _f32_share(v: int, parts: int) -> int:
-    """``static_cast<int64_t>(v * (1.0f / parts))``: the quotient and the product rounded to float32."""
+    """``static_cast<int64_t>(v * (1.0f / parts))``: the quotient and the product rounded to float32. Split's
+    own division of an interval's bounds, on purpose not ``Dimension::operator/`` (:func:`dimops.div`, in
+    doubles, rounding the lower bound up): the two differ on large and on indivisible bounds."""
     return int(V.wrap(V.wrap(float(v), "f32") * V.wrap(1.0 / parts, "f32"), "f32"))
 
 
@@ -198,7 +128,7 @@ def _f32_share(v: int, parts: int) -> int:
 def _variadic_split(node: Node) -> list[Shape]:
     """``variadic_split_shape_inference.hpp``: one output per ``split_lengths`` element (one may be -1)."""
     axis_shape, lengths_shape, data = node.input(1), node.input(2), node.input(0)
-    if not (_rank_is(axis_shape, 0) or _compatible(axis_shape, [Dim.of(1)])):
+    if not one_element(axis_shape):
         raise ShapeError(f"Axis should be a scalar or of shape [1]. Got {axis_shape} instead.")
     if lengths_shape is None or not all(d.is_static for d in lengths_shape):
         # OpenVINO then makes a node without outputs, which cannot be the layer the IR describes
@@ -206,12 +136,9 @@ def _variadic_split(node: Node) -> list[Shape]:
     if len(lengths_shape) != 1:
         raise ShapeError(f"Split lengths should be a 1-D tensor. Got {len(lengths_shape)} instead.")
     count = lengths_shape[0].lo
-    axes = node.const(1)
-    if data is None or axes is None:
+    axis = _split_axis(node, data)
+    if axis is None:
         return [_dyn(None if data is None else len(data))] * count
-    if len(axes) != 1:
-        raise ShapeError(f"a scalar axis value is expected. Got: {len(axes)} axes")
-    axis = _norm_axis(axes[0], len(data))
     lengths = node.const(2)
     if lengths is None:
         out = list(data)
@@ -250,7 +177,7 @@ def _transpose(node: Node) -> list[Shape]:
         if len(order_shape) != 1:
             raise ShapeError("Input order must be a vector.")
         rank = Dim.dynamic() if data is None else Dim.of(len(data))
-        if not (order_shape[0].compatible(rank) or order_shape[0] == 0):
+        if not (compatible(order_shape[0], rank) or order_shape[0] == 0):
             raise ShapeError("Input order must have shape [n], where n is the rank of arg.")
     order = node.const(1)
     if order is None:
@@ -281,7 +208,7 @@ def _gather(node: Node) -> list[Shape]:
     axis = _scalar_axis(node, 2)
     if axis is not None:
         if data is not None:
-            axis = _norm_axis(axis, len(data))
+            axis = normalize_axis(axis, len(data))
         if not (batch_dims <= axis or batch_dims < 0 or axis < 0):
             raise ShapeError("After normalization batch_dims must be <= axis. "
                              f"But instead got: batch_dims = {batch_dims}, axis = {axis}")
@@ -295,10 +222,10 @@ def _gather(node: Node) -> list[Shape]:
         raise ShapeError("vector::_M_default_append")  # PartialShape::resize of a negative rank
     out = [Dim.dynamic()] * rank
     for i in range(batch_dims):
-        if not data[i].compatible(indices[i]):
+        if not compatible(data[i], indices[i]):
             raise ShapeError(f"Shapes {data} and {indices} are not consistent. data and indices must have "
                              "equal or intersecting sizes until batch_dims")
-        out[i] = _meet(data[i], indices[i])
+        out[i] = meet(data[i], indices[i])
     if axis is not None:
         out[batch_dims:] = list(data[batch_dims:axis]) + list(indices[batch_dims:]) + list(data[axis + 1:])
     return [out]
@@ -322,12 +249,8 @@ def _gather_nd(node: Node) -> list[Shape]:
     if tuple_length + batch_dims > len(data):
         raise ShapeError("Length of a tuple with indices must not exceed a rank of data tensor excluding "
                          "batch dimensions.")
-    out = []
-    for d, i in zip(data[:batch_dims], indices[:batch_dims]):
-        merged = _merge(d, i)
-        if merged is None:
-            raise ShapeError("Batch dimensions of data and indices must be the same.")
-        out.append(merged)
+    out = [merge_checked(d, i, "Batch dimensions of data and indices must be the same.")
+           for d, i in zip(data[:batch_dims], indices[:batch_dims])]
     out += list(indices[batch_dims:-1]) + list(data[batch_dims + tuple_length:])
     if _opset(node) < 8 and batch_dims > 1:
         folded = out[0]
@@ -347,7 +270,7 @@ def _gather_elements(node: Node) -> list[Shape]:
         return [None if indices is None else list(indices)]
     if len(data) < 1:
         raise ShapeError("data rank must be >= 1.")
-    axis = _norm_axis(node.int("axis"), len(data))
+    axis = normalize_axis(node.int("axis"), len(data))
     out = list(data)
     if indices is None:
         out[axis] = Dim.dynamic()
@@ -355,7 +278,7 @@ def _gather_elements(node: Node) -> list[Shape]:
     if len(data) != len(indices):
         raise ShapeError(f"data and indices rank must be equal. But instead got: {len(data)} and {len(indices)}")
     out[axis] = indices[axis]
-    ok, out = _merge_shapes(out, indices)
+    ok, out = merge_into(out, indices)
     if not ok:
         raise ShapeError(f"Shapes {data} and {indices} are not consistent, `data` and `indices` must have equal "
                          "or intersecting dimensions, except for the dimension at axis index.")
@@ -366,20 +289,17 @@ def _gather_elements(node: Node) -> list[Shape]:
 def _gather_tree(node: Node) -> list[Shape]:
     """``gather_tree_shape_inference.hpp``: step_ids merged with parent_idx (rank 3), the batch dim with
     max_seq_len's length."""
-    ok, out = _merge_shapes(node.input(0), node.input(1))
-    if not ok or not _rank_is(out, 3):
+    ok, out = merge_into(node.input(0), node.input(1))
+    if not ok or not rank_is(out, 3):
         raise ShapeError("step_ids and parent_idx inputs must have the same shape with rank 3. "
                          f"Got: {node.input(0)} and {node.input(1)}, respectively")
     max_len = node.input(2)
-    if not _rank_is(max_len, 1):
+    if not rank_is(max_len, 1):
         raise ShapeError(f"max_seq_len input must have rank 1. Got: {max_len}")
     if out is not None and max_len is not None:
-        batch = _merge(out[1], max_len[0])
-        if batch is None:
-            raise ShapeError("Number of elements of max_seq_len input must match BATCH_SIZE dimension of "
-                             f"step_ids/parent_idx inputs. Got: {out[1]} and {max_len[0]}, respectively")
-        out[1] = batch
-    if not _rank_is(node.input(3), 0):
+        out[1] = merge_checked(out[1], max_len[0], "Number of elements of max_seq_len input must match BATCH_SIZE "
+                               f"dimension of step_ids/parent_idx inputs. Got: {out[1]} and {max_len[0]}, respectively")
+    if not rank_is(node.input(3), 0):
         raise ShapeError(f"end_token input must be scalar. Got: {node.input(3)}")
     return [out]
 
@@ -390,7 +310,7 @@ def _scatter_update(node: Node) -> list[Shape]:
     """``ScatterBase::validate_and_infer_types``: the data shape, once the updates fit
     ``data[:axis] + indices + data[axis+1:]``."""
     data, indices, updates, axis_shape = (node.input(i) for i in range(4))
-    if not (_compatible(axis_shape, []) or _compatible(axis_shape, [Dim.of(1)])):
+    if not one_element(axis_shape):
         raise ShapeError(f"Axis input shape is required to be scalar or 1D tensor. Got: {axis_shape}")
     if data is not None and indices is not None and updates is not None \
             and len(updates) != len(indices) + len(data) - 1:
@@ -400,10 +320,10 @@ def _scatter_update(node: Node) -> list[Shape]:
         return [None]
     axis = _scalar_axis(node, 3)
     if axis is not None:
-        axis = _norm_axis(axis, len(data))
+        axis = normalize_axis(axis, len(data))
         if indices is not None and updates is not None:
             expected = list(data[:axis]) + list(indices) + list(data[axis + 1:])
-            if not all(u.compatible(e) for u, e in zip(updates, expected)):
+            if not all(compatible(u, e) for u, e in zip(updates, expected)):
                 raise ShapeError("Updates shape must have appropriate dimensions equal to indices and data "
                                  f"dimensions. Updates shape:{updates}, data shape: {data}, indices_shape: "
                                  f"{indices}, axis: {axis}.")
@@ -427,7 +347,7 @@ def _scatter_nd_update(node: Node) -> list[Shape]:
                 raise ShapeError("Rank of updates must be rank of inputs + rank of indices - last dimension of "
                                  "indices - 1")
             pairs = zip(list(indices[:-1]) + list(data[k:]), updates)
-            if not all(e.compatible(u) for e, u in pairs):
+            if not all(compatible(e, u) for e, u in pairs):
                 raise ShapeError("updates_shape[0:indices_rank-1] shape must be indices_shape[:-1]")
     return [None if data is None else list(data)]
 
@@ -437,18 +357,18 @@ def _scatter_elements_update(node: Node) -> list[Shape]:
     """``scatter_elements_update_shape_inference.hpp``: the data shape; indices and updates alike, the
     axis within the data rank."""
     data, indices, updates, axis_shape = (node.input(i) for i in range(4))
-    if not _rank_is(axis_shape, 0, 1):
+    if not rank_is(axis_shape, 0, 1):
         raise ShapeError(f"Axis input shape are required to be scalar or 1D tensor. Got: {axis_shape}")
     if data is not None and indices is not None and len(data) != len(indices):
         raise ShapeError(f"Indices rank and data rank are required to be equal. Got: {len(indices)} and: "
                          f"{len(data)}")
-    if not _compatible(indices, updates):
+    if not shapes_compatible(indices, updates):
         raise ShapeError(f"Indices and updates input shapes are required to be equal. Got: {indices} and: "
                          f"{updates}")
     if data is not None:
         axis = _scalar_axis(node, 3)
         if axis is not None:
-            _norm_axis(axis, len(data))
+            normalize_axis(axis, len(data))
     return [None if data is None else list(data)]
 
 
@@ -458,7 +378,7 @@ def _tile(node: Node) -> list[Shape]:
     """``tile_shape_inference.hpp``: the shorter of data and repeats padded with 1s, dims multiplied;
     a negative constant repeat counts as 0."""
     data, repeats_shape = node.input(0), node.input(1)
-    if not _rank_is(repeats_shape, 1):
+    if not rank_is(repeats_shape, 1):
         raise ShapeError("Tile repeats must be of rank 1")
     repeats = _shape_input(node, 1, lambda v: Dim.of(max(0, v)))
     if data is not None and repeats is not None:
@@ -495,20 +415,24 @@ def _broadcast(node: Node) -> list[Shape]:
     if not v3 and mode == "explicit" and n_inputs < 3:
         mode = "numpy"
     data, target_shape = node.input(0), node.input(1)
-    if not _rank_is(target_shape, 1):
+    if not rank_is(target_shape, 1):
         raise ShapeError(f"Broadcast shape rank must be 1, but has {len(target_shape)}")  # type: ignore[arg-type]
-    if mode == "explicit" and not _rank_is(node.input(2), 1):
+    if mode == "explicit" and not rank_is(node.input(2), 1):
         raise ShapeError(f"Broadcast axes rank must be 1, but has {len(node.input(2))}")  # type: ignore[arg-type]
-    target = _shape_input(node, 1)
-    length = target_shape[0].lo if target_shape is not None and target_shape[0].is_static else None
+    target = node.as_shape(1)
+    target_rank = target_shape[0].lo if target_shape is not None and target_shape[0].is_static else None
     if mode == "bidirectional":
         if target is not None:
             return [_bidirectional(data, target)]
-        if data is None or length is None:
+        if data is None or target_rank is None:
             return [None]
-        return [_numpy_merge(_dyn(length), data)]  # type: ignore[arg-type]
+        ok, out = broadcast_merge_into(_dyn(target_rank), data)
+        if not ok:
+            raise ShapeError("Broadcast shape inference failed, output shape calculation with "
+                             "'broadcast_merge_into' was unsuccessful.")
+        return [out]
     if target is None:
-        out = _dyn(length)
+        out = _dyn(target_rank)
     elif mode == "pdpd":
         out = _pdpd(node, data, target)
     else:
@@ -526,7 +450,7 @@ def _check_numpy(data: Shape, target: list[Dim]) -> None:
     if len(target) < len(data):
         raise ShapeError(f"Broadcast target_shape has smaller rank {len(target)} than arg shape {len(data)}")
     for a, t in zip(data, target[len(target) - len(data):]):
-        if not (a.is_dynamic or t.is_dynamic or a.contains(1) or a.compatible(t)):
+        if not (a.is_dynamic or t.is_dynamic or a.contains(1) or compatible(a, t)):
             raise ShapeError(f"Input shape dimension equal {a} cannot be broadcasted (numpy mode) to {t}. "
                              f"Allowed input dimension value would be 1{'' if t == 1 else f' or {t}'}")
 
@@ -535,7 +459,7 @@ def _check_explicit(node: Node, data: Shape, target: Shape) -> None:
     axes_shape = node.input(2)
     if data is None or node.input(1) is None or axes_shape is None or not all(d.is_static for d in axes_shape):
         return
-    count = _dim(axes_shape, 0).lo
+    count = at(axes_shape, 0).lo
     rank = 1 if not data and count > 0 else len(data)
     if count != rank:
         raise ShapeError(f"Broadcast axes_mapping shape {axes_shape} doesn't match rank of input tensor {rank}")
@@ -545,14 +469,14 @@ def _check_explicit(node: Node, data: Shape, target: Shape) -> None:
     mapping = [m % (1 << 64) for m in mapping]  # read as size_t
     if mapping != sorted(mapping):
         raise ShapeError(f"Broadcast doesn't permit transposes. axes_mapping {mapping} not in sorted order")
-    if not data and mapping and not _dim(target, mapping[0]).contains(1):
+    if not data and mapping and not at(target, mapping[0]).contains(1):
         raise ShapeError(f"Broadcast target[axes_mapping[0]]. Expected 1. Got {target[mapping[0]]}")
     for i, m in enumerate(mapping):
         if m >= len(target):
             raise ShapeError(f"Broadcast axes_mapping[{i}]: {m} exceeds target rank {len(target)}")
         if data:
-            a = _dim(data, i)
-            if not (target[m].compatible(a) or a.contains(1)):
+            a = at(data, i)
+            if not (compatible(target[m], a) or a.contains(1)):
                 raise ShapeError(f"Broadcast target[axes_mapping[{i}]] Expected {a}. Got {target[m]}")
 
 
@@ -565,44 +489,29 @@ def _pdpd(node: Node, data: Shape, target: list[Dim]) -> Shape:
         raise ShapeError("Broadcast start_axis must be greater than 0")
     out = list(target)
     for i in range(start, len(target)):
-        a = _dim(data, i - start)
+        a = at(data, i - start)
         if a == 1:
             continue
         if target[i] == 1:
             out[i] = a
         else:
-            merged = _merge(a, target[i])
-            if merged is None:
-                raise ShapeError(f"Broadcast incorrect target shape. Expecting either 1 or {a} . Got {target[i]}")
-            out[i] = merged
+            out[i] = merge_checked(a, target[i], f"Broadcast incorrect target shape. Expecting either 1 or {a} . Got "
+                                                 f"{target[i]}")
     return out
 
 
 def _bidirectional(data: Shape, target: list[Dim]) -> Shape:
+    """``broadcast_merge_into`` (numpy) of the data and the target shape; the first pair of dims that do not
+    broadcast rejects the node."""
     if data is None:
         return None
-    rank = max(len(data), len(target))
-    a = [Dim.of(1)] * (rank - len(data)) + list(data)
-    t = [Dim.of(1)] * (rank - len(target)) + list(target)
-    out = []
-    for x, y in zip(a, t):
-        d = broadcast_dim(x, y)
-        if d is None:
-            raise ShapeError(f"Broadcast incorrect target shape. Expecting either 1 or {x}. Got {y}")
-        out.append(d)
+    ok, out = broadcast_merge_into(data, target)
+    if not ok:
+        ones = [Dim.of(1)] * len(out)  # type: ignore[arg-type]
+        pairs = zip(ones[len(data):] + list(data), ones[len(target):] + target)
+        x, y = next((x, y) for x, y in pairs if broadcast_merge(x, y) is None)
+        raise ShapeError(f"Broadcast incorrect target shape. Expecting either 1 or {x}. Got {y}")
     return out
-
-
-def _numpy_merge(dst: list[Dim], src: list[Dim]) -> list[Dim]:
-    """``PartialShape::broadcast_merge_into(dst, src, NUMPY)`` of two ranked shapes."""
-    rank = max(len(dst), len(src))
-    a = [Dim.of(1)] * (rank - len(dst)) + dst
-    b = [Dim.of(1)] * (rank - len(src)) + src
-    out = [broadcast_dim(x, y) for x, y in zip(a, b)]
-    if any(d is None for d in out):
-        raise ShapeError("Broadcast shape inference failed, output shape calculation with "
-                         "'broadcast_merge_into' was unsuccessful.")
-    return out  # type: ignore[return-value]
 
 
 # -- Slice, StridedSlice -------------------------------------------------------------------------------
@@ -638,18 +547,13 @@ def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
         return -n
     if n != 0 and step != 1:
         n = n + 1 if reverse else n - 1
-        n = _c_div(n, step) + 1
+        n = trunc_div(n, step) + 1
     return n
-
-
-def _c_div(a: int, b: int) -> int:
-    q = abs(a) // abs(b)
-    return q if (a < 0) == (b < 0) else -q
 
 
 def _slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
     """``slice::make_dim``: the sliced dim from the bounds of start and stop."""
-    top = _length(d.hi)
+    top = length(d.hi)
 
     def lb_within(lb: int) -> bool:
         return top == -1 or lb + top >= 0
@@ -663,7 +567,7 @@ def _slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int)
 
     start_lb, start_ub = ends(start)
     stop_lb, stop_ub = ends(stop)
-    low = _length(d.lo)
+    low = length(d.lo)
     if step > 0:
         out = Dim(_sliced_value(low, start_ub, stop_lb, step), _sliced_value(top, start_lb, stop_ub, step))
     else:
@@ -687,21 +591,21 @@ def _slice(node: Node) -> list[Shape]:
         raise ShapeError("Slice `data` input can't be a scalar.")
     for i in range(1, len(node.inputs)):
         s = node.input(i)
-        if not _rank_is(s, 1):
+        if not rank_is(s, 1):
             raise ShapeError(f"Slice `{_SLICE_INPUTS[i - 1]}` input must be a 1D tensor. Got rank: {len(s)}")
         if s is not None and s[0].lo > len(data):
             raise ShapeError(f"Slice `{_SLICE_INPUTS[i - 1]}` input dim size can't be bigger than `data` rank.")
     start_s, stop_s, step_s = node.input(1), node.input(2), node.input(3)
-    if not (_compatible(start_s, stop_s) and _compatible(start_s, step_s) and _compatible(stop_s, step_s)):
+    if not (shapes_compatible(start_s, stop_s) and shapes_compatible(start_s, step_s) and shapes_compatible(stop_s, step_s)):
         raise ShapeError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
     start, stop, steps = node.bounds(1), node.bounds(2), node.const(3)
     axes_map: dict[int, int] | None = None
     if len(node.inputs) > 4:
-        if not _compatible(node.input(4), start_s):
+        if not shapes_compatible(node.input(4), start_s):
             raise ShapeError("Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs.")
         axes = node.const(4)
         if axes is not None:
-            axes = [_norm_axis(a, len(data)) for a in axes]
+            axes = [normalize_axis(a, len(data)) for a in axes]
             if len(set(axes)) != len(axes):
                 raise ShapeError("Slice values in `axes` input must be unique.")
             axes_map = {a: i for i, a in enumerate(axes)}
@@ -738,7 +642,7 @@ def _strided_slice(node: Node) -> list[Shape]:
     if any(len(m) not in (0, len(masks[0])) for m in masks):
         raise ShapeError("All masks of StridedSlice must have the same size")
     for i in range(1, len(node.inputs)):
-        if not _rank_is(node.input(i), 1):
+        if not rank_is(node.input(i), 1):
             raise ShapeError(f"{_STRIDED_INPUTS[i - 1]} input must be 1D (has rank: {len(node.input(i))})")
     data = node.input(0)
     if data is None:
@@ -778,14 +682,14 @@ def _strided_slice(node: Node) -> list[Shape]:
             after_new = sum(1 for i in range(axis + 1, len(begin)) if i in new_axis) if begin is not None else 0
             hidden = rank - (axes - axis - after_new - 1) - before
             for _ in range(hidden):
-                out.append(_dim(data, k))
+                out.append(at(data, k))
                 k += 1
         elif axis in new_axis:
             out.append(Dim.of(1))
         elif axis in shrink:
             k += 1
         elif begin is not None and end is not None and strides is not None:
-            d = _dim(data, k)
+            d = at(data, k)
             stride = strides[axis] if axis < len(strides) else 1
             if stride == 0:
                 raise ShapeError("Stride must be non-zero")
@@ -800,12 +704,12 @@ def _strided_slice(node: Node) -> list[Shape]:
             k += 1
         elif strides is not None:
             # begin or end unknown (measured on 2026.4.1): at most the dim's upper bound over the stride
-            top = _dim(data, k).hi
+            top = at(data, k).hi
             stride = abs(strides[axis]) if axis < len(strides) else 1
             out.append(Dim(0, top if top == INF else -(-top // stride)))
             k += 1
         else:
-            out.append(Dim(0, _dim(data, k).hi))
+            out.append(Dim(0, at(data, k).hi))
             k += 1
     out.extend(data[k:])
     return [out]
@@ -817,11 +721,11 @@ def _reverse(node: Node) -> list[Shape]:
     """``reverse_shape_inference.hpp``: the data shape; the axes within the rank (index mode) or one mask
     element per dim (mask mode)."""
     data, axes_shape = node.input(0), node.input(1)
-    if not _rank_is(axes_shape, 1):
+    if not rank_is(axes_shape, 1):
         raise ShapeError(f"The reversed_axes input must be a 1D tensor (got {len(axes_shape)}).")
     mode = node.lower("mode", "index")
     if mode == "mask":
-        if data is not None and axes_shape is not None and not axes_shape[0].compatible(Dim.of(len(data))):
+        if data is not None and axes_shape is not None and not compatible(axes_shape[0], Dim.of(len(data))):
             raise ShapeError(f"The number of elements in the reversed_axes tensor ({axes_shape[0]}) must match the "
                              f"input data tensor rank ({len(data)}) in 'mask' mode.")
     elif mode != "index":
@@ -839,19 +743,16 @@ def _reverse_sequence(node: Node) -> list[Shape]:
     data, lengths = node.input(0), node.input(1)
     if data is not None and len(data) < 2:
         raise ShapeError(f"Data input rank should be equal or greater than 2. Got: {data}")
-    if not _rank_is(lengths, 1):
+    if not rank_is(lengths, 1):
         raise ShapeError(f"Sequence lengths rank must be equal to 1. Got: {lengths}")
     if data is None:
         return [None]
     out = list(data)
     if lengths is not None:
-        batch = _norm_axis(node.int("batch_axis", 0), len(data))
-        merged = _merge(data[batch], lengths[0])
-        if merged is None:
-            raise ShapeError(f"Sequence lengths input size ({lengths[0]}) is not equal to batch axis dimension of "
-                             f"data input ({data[batch]})")
-        out[batch] = merged
-    _norm_axis(node.int("seq_axis", 1), len(data))
+        batch = normalize_axis(node.int("batch_axis", 0), len(data))
+        out[batch] = merge_checked(data[batch], lengths[0], f"Sequence lengths input size ({lengths[0]}) is not equal "
+                                   f"to batch axis dimension of data input ({data[batch]})")
+    normalize_axis(node.int("seq_axis", 1), len(data))
     return [out]
 
 
@@ -865,7 +766,7 @@ def _one_hot(node: Node) -> list[Shape]:
     indices = node.input(0)
     if indices is None:
         return [None]
-    axis = _norm_axis(node.int("axis"), len(indices) + 1)
+    axis = normalize_axis(node.int("axis"), len(indices) + 1)
 
     def depth(v: int) -> Dim:
         if v < 0:
@@ -895,7 +796,7 @@ def _range(node: Node) -> list[Shape]:
     """``range_shape_inference.hpp``: ``ceil((stop - start) / step)`` elements (in doubles, the inputs
     truncated for an integer output, the count cast to uint32) from constant scalars; ``[?]`` otherwise."""
     for i, what in enumerate(("start", "stop", "step")):
-        if not _rank_is(node.input(i), 0):
+        if not rank_is(node.input(i), 0):
             raise ShapeError(f"'{what}' input is not a scalar")
     if _opset(node) >= 4:
         integral = node.lower("output_type", "") not in _FLOAT_TYPES
@@ -949,12 +850,12 @@ def _topk(node: Node) -> list[Shape]:
     data = node.input(0)
     if data == []:
         raise ShapeError("Input rank must be greater than 0.")
-    if not _rank_is(node.input(1), 0):
+    if not rank_is(node.input(1), 0):
         raise ShapeError("The 'K' input must be a scalar.")
     if data is None:
         return [None, None]
     out = list(data)
-    axis = _norm_axis(node.int("axis"), len(data))
+    axis = normalize_axis(node.int("axis"), len(data))
 
     def k_dim(v: int) -> Dim:
         if v < 0:
@@ -970,8 +871,8 @@ def _topk(node: Node) -> list[Shape]:
     elif k[0].is_static:
         out[axis] = k[0]
     else:
-        in_max, k_max = _length(d.hi), _length(k[0].hi)
-        lower = min(_length(d.lo), _length(k[0].lo))
+        in_max, k_max = length(d.hi), length(k[0].hi)
+        lower = min(length(d.lo), length(k[0].lo))
         upper = -1 if in_max < 0 else min(in_max, INT64_MAX if k_max < 0 else k_max)
         out[axis] = Dim(lower, upper)
     return [out, list(out)]
@@ -982,7 +883,7 @@ def _bucketize(node: Node) -> list[Shape]:
     """``bucketize_shape_inference.hpp``: the data shape (the buckets 1-D)."""
     if node.lower("output_type", "i64") not in ("i32", "i64"):
         raise ShapeError("Output type must be i32 or i64")
-    if not _rank_is(node.input(1), 1):
+    if not rank_is(node.input(1), 1):
         raise ShapeError(f"Buckets input must be a 1D tensor. Got: {node.input(1)}")
     data = node.input(0)
     return [None if data is None else list(data)]
@@ -1015,17 +916,17 @@ def _unique(node: Node) -> list[Shape]:
             raise ShapeError("The 'axis' input tensor of the Unique operator must be a scalar or 1D tensor with 1 "
                              "element.")
         if data is not None:
-            a = _norm_axis(axis[0], len(data))
-            d = _dim(data, a)
+            a = normalize_axis(axis[0], len(data))
+            d = at(data, a)
             if d.is_dynamic:
-                at, rev = (d if d == Dim.dynamic() else Dim(1, d.hi)), d
+                along, rev = (d if d == Dim.dynamic() else Dim(1, d.hi)), d
             elif d.lo == 0:
-                at = rev = Dim.of(0)
+                along = rev = Dim.of(0)
                 out[1] = out[3] = [Dim.of(0)]
             else:
-                at, rev = Dim(1, d.hi), Dim.of(d.hi)
+                along, rev = Dim(1, d.hi), Dim.of(d.hi)
             out[0] = list(data)
-            out[0][a] = at
+            out[0][a] = along
             out[2] = [rev]
     else:
         out[0] = [Dim(1, elements)] if data is not None and all(d.is_static for d in data) else [Dim.dynamic()]
@@ -1038,7 +939,7 @@ def _unique_of(t: V.Tensor, axis: int | None) -> list[Shape]:
     if axis is None:
         n = len(set(t.lo))
         return [[Dim.of(n)], [Dim.of(n)], [Dim.of(len(t.lo))], [Dim.of(n)]]
-    a = _norm_axis(axis, len(t.shape))
+    a = normalize_axis(axis, len(t.shape))
     outer, size, inner = math.prod(t.shape[:a]), t.shape[a], math.prod(t.shape[a + 1:])
     slices = {tuple(t.lo[(o * size + i) * inner + j] for o in range(outer) for j in range(inner)) for i in range(size)}
     shape = [Dim.of(n) for n in t.shape]

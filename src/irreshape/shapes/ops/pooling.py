@@ -10,9 +10,10 @@ Each follows the OpenVINO 2026.4.1 shape-inference unit named in its docstring
 that look at shapes, attributes or input values. Element types are not part of a :class:`Node`, so the
 element-type checks are made only where the type is known (a constant input).
 
-The interval arithmetic is ``ov::Dimension``'s, bounds included: ``Dimension / n`` divides the bounds in
-doubles (an unbounded upper bound becomes a large finite one), ``Dimension - Dimension`` clips at 0, and
-``ov::util::dim::{padded, floor_div, ceil_div, dilated, scale}`` are mirrored below.
+The interval arithmetic is ``ov::Dimension``'s, bounds included (:mod:`irreshape.shapes.dimops`):
+``Dimension / n`` divides the bounds in doubles (an unbounded upper bound becomes a large finite one),
+``Dimension - Dimension`` clips at 0, and ``ov::util::dim::{padded, floor_div, ceil_div}`` are
+OpenVINO's; ``ov::util::dim::scale``, which only Interpolate uses, is below.
 """
 
 from __future__ import annotations
@@ -20,65 +21,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-
 from ...core.dims import INF, Dim, Shape, format_shape
-from ..common import dim_merge, dim_sum, pad_op_shape
+from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
+                      padded, padded_length, sub)
 from ..registry import Node, ShapeError, Undecided, shape_infer
 from ..values import INT_RANGES, wrap
 
 _SIZE = 1 << 64  # size_t arithmetic wraps modulo 2**64
 
 
-# -- ov::Dimension / ov::util::dim arithmetic -----------------------------------------------------------
-def _minus(a: Dim, b: Dim) -> Dim:
-    """``Dimension - Dimension`` (``Interval::operator-``): each bound clipped at 0, INF stays INF."""
-    if a.is_empty or b.is_empty:
-        return Dim(INF, INF)
-
-    def clip(x: int, y: int) -> int:
-        return 0 if x <= y else (INF if x == INF else x - y)
-    return Dim(clip(a.lo, b.hi), clip(a.hi, b.lo))
-
-
-def _div(d: Dim, divisor: int) -> Dim:
-    """``Dimension / divisor``: the lower bound rounded up, the upper down, both in doubles, so an unbounded
-    upper bound divides like 2**63 (``4.. / 4`` is ``1..2305843009213693952``); ``?`` stays ``?``."""
-    if divisor == 1:
-        return d
-    if d.lo == 0 and d.hi == INF:
-        return Dim.dynamic()
-    if divisor == 0:  # inf or nan cast to int64 (x86: INT64_MIN), which the interval clips to 0
-        return Dim.of(0)
-    return Dim(math.ceil(float(d.lo) / divisor), math.floor(float(d.hi) / divisor))
-
-
-def _len(v: int) -> int:
-    """A bound as ``get_min_length``/``get_max_length`` return it: -1 for unbounded."""
-    return -1 if v == INF else v
-
-
-def _round_div(d: Dim, divisor: int, ceil: bool) -> Dim:
-    """``ov::util::dim::ceil_div`` / ``floor_div`` of a dimension by a positive stride."""
-    def one(v: int) -> int:
-        return -(-v // divisor) if ceil else v // divisor
-    if d.is_static:
-        return Dim.of(one(d.lo))
-    return Dim(one(d.lo), -1 if d.hi == INF else one(d.hi))
-
-
-def _padded_len(v: int, pad: int) -> int:
-    """``ov::util::dim::padded`` of a length (-1: unbounded): -1 when unbounded or negative."""
-    return -1 if v == -1 or v + pad < 0 else v + pad
-
-
-def _padded(d: Dim, pad: int) -> Dim:
-    """``ov::util::dim::padded`` of a dimension."""
-    if pad == 0:
-        return d
-    hi = _padded_len(_len(d.hi), pad)
-    return Dim.of(hi) if d.is_static else Dim(_padded_len(d.lo, pad), hi)
-
-
+# -- ov::util::dim::scale ----------------------------------------------------------------------------
 def _scaled(d: Dim, scale: float) -> Dim:
     """``ov::util::dim::scale``: each bound times ``scale + 1e-6`` in float32, truncated."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
@@ -96,29 +48,13 @@ def _scaled(d: Dim, scale: float) -> Dim:
     return Dim.of(hi) if d.is_static else Dim(one(d.lo), hi)
 
 
-def _merge_shapes(a: Shape, b: Shape) -> tuple[bool, Shape]:
-    """``PartialShape::merge_into``: (ok, merged)."""
-    if a is None or b is None:
-        return True, b if a is None else a
-    if len(a) != len(b):
-        return False, a
-    merged = [dim_merge(x, y) for x, y in zip(a, b)]
-    return all(m is not None for m in merged), merged  # type: ignore[return-value]
-
-
-def _nonempty(result: Dim, divided: Dim, divisor: int) -> Dim:
-    """``check_divided_result``: a division with an empty result rejects the node."""
+def _checked_div(d: Dim, divisor: int) -> Dim:
+    """``d / divisor`` (``Dimension::operator/``), then ``check_divided_result``: an empty quotient rejects
+    the node."""
+    result = div(d, divisor)
     if result.is_empty:
-        raise ShapeError(f"Dimension value: [ {divided.lo}, {_len(divided.hi)}] must be a multiple of "
-                         f"divisor: {divisor}")
+        raise ShapeError(f"Dimension value: [ {d.lo}, {length(d.hi)}] must be a multiple of divisor: {divisor}")
     return result
-
-
-def _normalize_axis(axis: int, rank: int) -> int:
-    """``ov::util::normalize_axis``."""
-    if not -rank <= axis < rank:
-        raise ShapeError(f"Axis {axis} out of the tensor rank range [{-rank}, {rank - 1}].")
-    return axis + rank if axis < 0 else axis
 
 
 # -- attributes and input values --------------------------------------------------------------------
@@ -144,13 +80,6 @@ def _enum(node: Node, name: str, default: str, allowed: Sequence[str]) -> str:
     if value not in allowed:
         raise Undecided(f"attribute {name}={node.attr(name)!r} is not one OpenVINO knows")
     return value
-
-
-def _const_shape(node: Node, i: int) -> Shape:
-    """``get_input_const_data_as_shape``: a constant's values as ``Dimension(v)`` (-1 is ``?``, below that
-    0); otherwise the dims of the input's value bounds; None where OpenVINO has no value."""
-    values = node.const(i)
-    return [Dim.of(v) for v in values] if values is not None else node.as_shape(i)
 
 
 def _integral_input(node: Node, i: int, message: str) -> None:
@@ -180,7 +109,7 @@ def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, p
               rounding: str, exclude_pad: bool, axis: int) -> Dim:
     """``pooling::append_spatial_shape`` for one spatial dim with explicit pads."""
     dilated = dilation * (kernel - 1) + 1 if kernel >= 1 else _SIZE - 1  # size_t inf_bound
-    dim = dim_sum(d, Dim.of(pad_begin + pad_end))
+    dim = add(d, Dim.of(pad_begin + pad_end))
     if d.is_static:
         if dilated > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {dilated}) larger than the data shape "
@@ -189,9 +118,9 @@ def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, p
             raise ShapeError(f"Kernel after dilation is sometimes entirely in the padding area for axis {axis} "
                              f"(dilated kernel dimension: {dilated}, padding below dimension: {pad_begin}, "
                              f"padding above dimension: {pad_end}) and this is not allowed.")
-    dim = _round_div(_minus(dim, Dim.of(wrap(dilated, "i64"))), stride, rounding != "floor")
+    dim = (floor_div if rounding == "floor" else ceil_div)(sub(dim, Dim.of(wrap(dilated, "i64"))), stride)
     if rounding != "ceil_torch":
-        return dim_sum(dim, Dim.of(1))
+        return add(dim, Dim.of(1))
 
     def starts_in_data(n: int, data_len: int) -> int:
         # the last window may not start in the end padding (size_t comparison, as OpenVINO's)
@@ -201,7 +130,7 @@ def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, p
     lo = starts_in_data(dim.lo, d.lo)
     if d.is_static:
         return Dim.of(lo)
-    return Dim(lo, starts_in_data(_len(dim.hi), d.hi) if d.hi != INF else -1)
+    return Dim(lo, starts_in_data(length(dim.hi), d.hi) if d.hi != INF else -1)
 
 
 def _pool(node: Node, dilations: list[int], exclude_pad: bool, torch_ceil: bool) -> Shape:
@@ -269,7 +198,7 @@ def _max_pool_v8(node: Node) -> list[Shape]:
     """MaxPool-8/14 (``max_pool_shape_infer_util``): dilations, the indices output of the same shape, an
     ``axis`` normalised first (v14 alone takes ceil_torch)."""
     if node.input(0) is not None:
-        _normalize_axis(node.int("axis", 0), len(node.input(0)))
+        normalize_axis(node.int("axis", 0), len(node.input(0)))
     out = _pool(node, _sizes(node, "dilations"), exclude_pad=False, torch_ceil=node.version == "opset14")
     return [out, list(out)]
 
@@ -297,7 +226,7 @@ def _adaptive(node: Node) -> Shape:
             raise ShapeError("Accessing out-of-range dimension")
         if not spatial[0].contains(n):
             raise ShapeError("Output shape for spatial dimension not compatible with data shape.")
-    dims = _const_shape(node, 1)
+    dims = node.as_shape(1)
     if dims is None:
         return list(data[:2]) + [Dim.dynamic()] * n
     if len(dims) != n:
@@ -332,7 +261,7 @@ def _interpolate_v0(node: Node) -> list[Shape]:
     axes = sorted(set(node.ints("axes")))
     if any(not 0 <= a < len(data) for a in axes):
         raise ShapeError(f"All axes values should less than input rank: {len(data)}")
-    target = _const_shape(node, 1)
+    target = node.as_shape(1)
     out = list(data)
     if target is not None and len(target) < len(axes):
         raise Undecided("a target shape shorter than the axes (OpenVINO reads past its end)")
@@ -358,21 +287,17 @@ def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) ->
             raise ShapeError(f"All axes values should less than input rank: {rank}")
     else:
         axes = list(range(rank))
-    out = [_padded(d, b + e) for d, b, e in zip(data, pads_begin, pads_end)]
-    if _enum(node, "shape_calculation_mode", "sizes", ("sizes", "scales")) == "scales":
-        scales = node.const_floats(scale_port)
-        if scales is not None and len(scales) < len(axes):
-            raise ShapeError(f"The number of elements in the 'scales' input does not match the number of axes "
-                             f"{len(axes)}")
-        for j, a in enumerate(axes):
-            out[a] = _scaled(out[a], scales[j]) if scales is not None else Dim.dynamic()
-    else:
-        sizes = _const_shape(node, size_port)
-        if sizes is not None and len(sizes) < len(axes):
-            raise ShapeError(f"The number of elements in the 'sizes' input does not match the number of axes "
-                             f"{len(axes)}")
-        for j, a in enumerate(axes):
-            out[a] = sizes[j] if sizes is not None else Dim.dynamic()
+    out = [padded(d, b + e) for d, b, e in zip(data, pads_begin, pads_end)]
+    what = _enum(node, "shape_calculation_mode", "sizes", ("sizes", "scales"))
+    values = node.const_floats(scale_port) if what == "scales" else node.as_shape(size_port)
+    if values is not None and len(values) < len(axes):
+        raise ShapeError(f"The number of elements in the '{what}' input does not match the number of axes "
+                         f"{len(axes)}")
+    for j, a in enumerate(axes):
+        if values is None:
+            out[a] = Dim.dynamic()
+        else:
+            out[a] = _scaled(out[a], values[j]) if what == "scales" else values[j]  # type: ignore[arg-type]
     return out
 
 
@@ -401,7 +326,7 @@ def _interpolate_v11(node: Node) -> list[Shape]:
 @shape_infer("Pad", versions=("opset1", "opset12"))
 def _pad(node: Node) -> list[Shape]:
     """Pad-1/12 (pad_shape_inference.hpp): each dim moved by the bounds of its pads (negative pads crop;
-    ``common.pad_op_shape``); without bounds for both pads, a dim ``?`` per data dim."""
+    :func:`_pad_bounds`); without bounds for both pads, a dim ``?`` per data dim."""
     mode = _enum(node, "pad_mode", "constant", ("constant", "edge", "reflect", "symmetric"))
     for port, name in ((1, "pads_begin"), (2, "pads_end")):
         _integral_input(node, port, f"{name} must be an integral number")
@@ -420,36 +345,70 @@ def _pad(node: Node) -> list[Shape]:
                 raise ShapeError(f"Number of elements of {name} must be >= 0 and <= arg rank")
         return [[Dim.dynamic()] * len(data)]
     try:
-        return [pad_op_shape(data, begin, end, mode)]  # lengths, the modes' limits, the bounds moved
+        return [_pad_bounds(data, begin, end, mode)]  # lengths, the modes' limits, the bounds moved
     except ValueError as e:
         raise ShapeError(str(e)) from None
 
 
+def _inf_pad(bounds: tuple[int, int]) -> bool:
+    """``pad::is_inf_padding``: a pad from 0 with no upper bound."""
+    return bounds[0] == 0 and bounds[1] in (-1, INF)
+
+
+def _pad_bounds(data: list[Dim], begin: Sequence[tuple[int, int]], end: Sequence[tuple[int, int]],
+                mode: str = "constant") -> list[Dim]:
+    """Pad-1/Pad-12 ``shape_infer`` from the bounds (lower, upper) of each ``pads_begin``/``pads_end``
+    element: a dim's bounds move by the pads' bounds (``ov::util::dim::padded``: a bound below 0 becomes
+    "none"; an unbounded pad from 0 leaves the upper bound open); a dim with zero pads stays as it is.
+    ValueError where OpenVINO rejects the layer (a pads length other than the rank; a mode the static dim is
+    too short for)."""
+    if not len(begin) == len(end) == len(data):
+        raise ValueError(f"pads of {len(begin)} and {len(end)} elements for rank {len(data)}")
+    out: list[Dim] = []
+    for d, b, e in zip(data, begin, end):
+        if d.is_static:
+            if (b[0] > 0 or e[0] > 0) and ((mode == "edge" and d.lo < 1) or (mode == "reflect" and d.lo < 2)):
+                raise ValueError(f"{mode} padding of a dim of {d.lo}")
+            if (mode == "reflect" and not (b[0] < d.lo and e[0] < d.lo)) or \
+                    (mode == "symmetric" and not (b[0] <= d.lo and e[0] <= d.lo)):
+                raise ValueError(f"{mode} padding by {b[0]}, {e[0]} of a dim of {d.lo}")
+        low, high = wrap(b[0] + e[0], "i64"), wrap(b[1] + e[1], "i64")
+        if low == 0 and high == 0:
+            out.append(d)
+            continue
+        hi = -1 if _inf_pad(b) or _inf_pad(e) else padded_length(length(d.hi), high)
+        out.append(Dim(padded_length(d.lo, low), hi))
+    return out
+
+
 # -- SpaceToBatch, BatchToSpace -------------------------------------------------------------------------
-def _same_shape_inputs(node: Node, what: str) -> Shape:
-    """The block, begin and end inputs merged (``PartialShape::merge_into``), of rank 1."""
+def _batch_space_inputs(node: Node, what: str, rank_message: str) -> tuple[Shape, Shape]:
+    """SpaceToBatch's and BatchToSpace's first checks: the block, begin and end inputs merged
+    (``PartialShape::merge_into``), of rank 1; then the data, of rank 2 at least (``rank_message``, formatted
+    with the rank). The merged shape and the data shape."""
     block, begin, end = node.input(1), node.input(2), node.input(3)
-    ok, merged = _merge_shapes(begin, end)
+    ok, merged = merge_into(begin, end)
     if ok:
-        ok, merged = _merge_shapes(merged, block)
+        ok, merged = merge_into(merged, block)
     if not ok:
         raise ShapeError(f"block_shape, {what}_begin and {what}_end inputs must have the same shape. Got: "
                          f"{format_shape(block)}, {format_shape(begin)} and {format_shape(end)}")
     if merged is not None and len(merged) != 1:
         raise ShapeError(f"block_shape and {what} inputs must have rank 1. Got: {len(merged)}")
-    return merged
+    data = node.input(0)
+    if data is not None and len(data) < 2:
+        raise ShapeError(rank_message.format(len(data)))
+    return merged, data
 
 
 @shape_infer("SpaceToBatch")
 def _space_to_batch(node: Node) -> list[Shape]:
     """SpaceToBatch-2 (space_to_batch_shape_inference.hpp): the batch times the blocks' product, each spatial
     dim plus ``Dimension(pad_begin)`` plus ``Dimension(pad_end)`` divided by its block."""
-    _same_shape_inputs(node, "pads")
-    data = node.input(0)
+    _, data = _batch_space_inputs(node, "pads", "The data tensor with rank lower than 2 is not supported (data "
+                                  "rank: {})")
     if data is None:
         return [None]
-    if len(data) < 2:
-        raise ShapeError(f"The data tensor with rank lower than 2 is not supported (data rank: {len(data)})")
     blocks = node.const(1)
     out = [data[0] * Dim.of(wrap(math.prod(blocks), "i64")) if blocks is not None else Dim.dynamic()]
     begin, end = node.const(2), node.const(3)
@@ -460,11 +419,11 @@ def _space_to_batch(node: Node) -> list[Shape]:
     for i in range(1, len(data)):
         if blocks[i] <= 0:
             raise ShapeError("block_shape values must be greater than 0")
-        padded = dim_sum(dim_sum(data[i], Dim.of(begin[i])), Dim.of(end[i]))  # a pad of -1 is a ``?``
-        if padded.hi == INF:
-            out.append(Dim(-(-padded.lo // blocks[i]), -1))
+        padded_dim = add(add(data[i], Dim.of(begin[i])), Dim.of(end[i]))  # a pad of -1 is a ``?``
+        if padded_dim.hi == INF:
+            out.append(ceil_div(padded_dim, blocks[i]))
         else:
-            out.append(_nonempty(_div(padded, blocks[i]), padded, blocks[i]))
+            out.append(_checked_div(padded_dim, blocks[i]))
     return [out]
 
 
@@ -472,12 +431,9 @@ def _space_to_batch(node: Node) -> list[Shape]:
 def _batch_to_space(node: Node) -> list[Shape]:
     """BatchToSpace-2 (batch_to_space_shape_inference.hpp): the batch divided by the blocks' product, each
     spatial dim times its block less its crops (an unknown block: ``1..``)."""
-    merged = _same_shape_inputs(node, "crops")
-    data = node.input(0)
+    merged, data = _batch_space_inputs(node, "crops", "data input must have rank greater or equal than 2. Got: {}")
     if data is None:
         return [None]
-    if len(data) < 2:
-        raise ShapeError(f"data input must have rank greater or equal than 2. Got: {len(data)}")
     if merged is not None and merged[0].is_static and merged[0].lo != len(data):
         raise ShapeError(f"block_shape and crop inputs must have same number of elements as data input rank. "
                          f"Got: {merged[0]} and {len(data)}")
@@ -486,7 +442,7 @@ def _batch_to_space(node: Node) -> list[Shape]:
         if any(b < 1 for b in blocks):
             raise ShapeError("Elements of block_shape input must be greater or equal to one.")
         divisor = wrap(math.prod(blocks), "i64")
-        out = [_nonempty(_div(data[0], divisor), data[0], divisor)]
+        out = [_checked_div(data[0], divisor)]
     else:
         out = [Dim.dynamic()]
     begin, end = node.const(2), node.const(3)
@@ -500,7 +456,7 @@ def _batch_to_space(node: Node) -> list[Shape]:
         if blocks is not None and d.is_static and crop > d.lo:
             raise ShapeError("crops_begin[i] + crops_end[i] must be less or equal to block_shape[i] * "
                              "input_shape[i]")
-        out.append(_minus(d, Dim.of(crop)))
+        out.append(sub(d, Dim.of(crop)))
     return [out]
 
 
@@ -513,10 +469,11 @@ def _block_power(block: int, exponent: int) -> int:
     return power
 
 
-@shape_infer("DepthToSpace")
-def _depth_to_space(node: Node) -> list[Shape]:
-    """DepthToSpace-1 (depth_to_space_shape_inference.hpp): channels divided by block**spatial rank, each
-    spatial dim times the block (either mode)."""
+@shape_infer("DepthToSpace", "SpaceToDepth")
+def _depth_space(node: Node) -> list[Shape]:
+    """DepthToSpace-1 and SpaceToDepth-1 (depth_to_space_shape_inference.hpp,
+    space_to_depth_shape_inference.hpp), in either mode: a data rank of 3 at least; DepthToSpace divides the
+    channels by block**spatial rank and multiplies each spatial dim by the block, SpaceToDepth the reverse."""
     _enum(node, "mode", "blocks_first", ("blocks_first", "depth_first"))
     data = node.input(0)
     if data is None:
@@ -524,28 +481,14 @@ def _depth_to_space(node: Node) -> list[Shape]:
     if len(data) < 3:
         raise ShapeError(f"The input tensor with rank lower than 3 is not supported (input rank: {len(data)})")
     block = _size(node, "block_size", 1)
-    divisor = _block_power(block, len(data) - 2)
-    if divisor == 0:
-        raise ShapeError("DepthToSpace: The divisor must not be 0")
-    channels = _nonempty(_div(data[1], divisor), data[1], divisor)
-    return [[data[0], channels] + [d * Dim.of(block) for d in data[2:]]]
-
-
-@shape_infer("SpaceToDepth")
-def _space_to_depth(node: Node) -> list[Shape]:
-    """SpaceToDepth-1 (space_to_depth_shape_inference.hpp): channels times block**spatial rank, each spatial
-    dim divided by the block (either mode)."""
-    _enum(node, "mode", "blocks_first", ("blocks_first", "depth_first"))
-    data = node.input(0)
-    if data is None:
-        return [None]
-    if len(data) < 3:
-        raise ShapeError(f"The input tensor with rank lower than 3 is not supported (input rank: {len(data)})")
-    block = _size(node, "block_size", 1)
+    volume = _block_power(block, len(data) - 2)  # 0 for a block of 0 alone
+    if node.type.lower() == "depthtospace":
+        if volume == 0:
+            raise ShapeError("DepthToSpace: The divisor must not be 0")
+        return [[data[0], _checked_div(data[1], volume)] + [d * Dim.of(block) for d in data[2:]]]
     if block == 0:
         raise ShapeError(f"The block size must be greater than 0 {block}")
-    channels = data[1] * Dim.of(_block_power(block, len(data) - 2))
-    return [[data[0], channels] + [_nonempty(_div(d, block), d, block) for d in data[2:]]]
+    return [[data[0], data[1] * Dim.of(volume)] + [_checked_div(d, block) for d in data[2:]]]
 
 
 @shape_infer("ShuffleChannels")
@@ -560,7 +503,7 @@ def _shuffle_channels(node: Node) -> list[Shape]:
         return [None]
     if not data:
         raise ShapeError("The input tensor's shape is expected to be at least 1D.")
-    axis = _normalize_axis(node.int("axis", 1), len(data))
+    axis = normalize_axis(node.int("axis", 1), len(data))
     channels = data[axis]
     if channels.is_static and channels.lo % group:
         raise ShapeError("The channel dimension size has to be a multiple of the groups parameter value.")
@@ -650,7 +593,7 @@ def _psroi_pooling(node: Node) -> list[Shape]:
     output_dim = _size(node, "output_dim")
     if feat is not None:
         area = group * group if mode == "average" else bins[0] * bins[1]
-        if not feat[1].compatible(Dim.of(wrap(area * output_dim % _SIZE, "i64"))):
+        if not compatible(feat[1], Dim.of(wrap(area * output_dim % _SIZE, "i64"))):
             raise ShapeError("Number of input's channels must be a multiply of output_dim * "
                              + ("group_size * group_size" if mode == "average" else "spatial_bins_x * spatial_bins_y"))
     rois = _check_rois(node.input(1), 5)
@@ -675,11 +618,8 @@ def _roi_align(node: Node) -> list[Shape]:
                              f"is expected to be equal to 4. Got: {rois[1]}")
         count = rois[0]
     if indices is not None:
-        merged = dim_merge(count, indices[0])
-        if merged is None:
-            raise ShapeError(f"The first dimension of ROIs input must be equal to the first dimension of the "
-                             f"batch indices input. Got: {count} and: {indices[0]}")
-        count = merged
+        count = merge_checked(count, indices[0], "The first dimension of ROIs input must be equal to the first "
+                              f"dimension of the batch indices input. Got: {count} and: {indices[0]}")
     channels = data[1] if data is not None else Dim.dynamic()
     return [[count, channels, Dim.of(node.int("pooled_h")), Dim.of(node.int("pooled_w"))]]
 
@@ -700,7 +640,7 @@ def _reorg_yolo(node: Node) -> list[Shape]:
         raise ShapeError("[N, C, H, W] input shape is required.")
     if data[1].is_static and data[1].lo < stride * stride:
         raise ShapeError("For [N, C, H, W] input shape, C >= (stride*stride) is required.")
-    spatial = [_div(d, stride) for d in data[2:]]
+    spatial = [div(d, stride) for d in data[2:]]
     if any(d.is_empty for d in spatial):
         raise ShapeError("For [N, C, H, W] input shape, H and W should be divisible by stride.")
     return [[data[0], data[1] * Dim.of(stride * stride)] + spatial]
@@ -716,8 +656,8 @@ def _region_yolo(node: Node) -> list[Shape]:
     if data is None:
         return [None]
     if node.flag("do_softmax", True):
-        axis = _normalize_axis(node.int("axis", 1), 4)
-        end = _normalize_axis(node.int("end_axis", 3), 4)
+        axis = normalize_axis(node.int("axis", 1), 4)
+        end = normalize_axis(node.int("end_axis", 3), 4)
         flat = data[axis]
         for d in data[axis + 1:end + 1]:
             flat = flat * d

@@ -18,24 +18,14 @@ shape function sees no element types.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 
-from ...core.dims import INF, Bound, Dim, Shape, format_shape, is_static_shape
+from ...core.dims import Bound, Dim, Shape, format_shape, is_static_shape
 from .. import values as V
+from ..dimops import normalize_axes
 from ..registry import Node, ShapeError, shape_infer, value_eval
 from ..reshape import ReshapeError, reshape_v1
 
 _ONE = Dim.of(1)
-
-
-def _normalize(axes: Sequence[int], rank: int) -> list[int]:
-    """``ov::util::normalize_axes``: each axis within ``[-r, r - 1]`` (``r`` the rank, at least 1), made
-    non-negative by adding the rank (on a scalar ``-1`` stays ``-1``)."""
-    r = max(rank, 1)
-    for a in axes:
-        if not -r <= a < r:
-            raise ShapeError(f"Axis {a} out of the tensor rank range [{-r}, {r - 1}].")
-    return [a + rank if a < 0 else a for a in axes]
 
 
 def _single_element(shape: Shape) -> bool:
@@ -64,7 +54,7 @@ def _reduce(node: Node) -> list[Shape]:
     keep_dims = node.flag("keep_dims", False)
     values = node.const(1)
     if data is not None and values is not None:
-        axes = set(_normalize(values, len(data)))
+        axes = set(normalize_axes(values, len(data)))
         if not keep_dims:
             return [[d for i, d in enumerate(data) if i not in axes]]
         if axes and not data:  # `result[axis] = 1` on a scalar
@@ -133,7 +123,7 @@ def _squeeze(node: Node, v15: bool) -> Shape:
         if data is not None and is_static_shape(axes_shape):
             values = node.const(1)
             if values is not None:
-                axes = set(_normalize(values, len(data)))
+                axes = set(normalize_axes(values, len(data)))
             elif data and _single_element(axes_shape):  # one unknown axis: the rank drops by one, or not
                 if not any(d.contains(1) for d in data):
                     return data
@@ -175,7 +165,7 @@ def _unsqueeze(node: Node) -> list[Shape]:
         raise ShapeError("'axes' input is mandatory")
     unique = list(dict.fromkeys(values))
     out = list(data)
-    for a in sorted(set(_normalize(unique, len(data) + len(unique)))):
+    for a in sorted(set(normalize_axes(unique, len(data) + len(unique)))):
         if a > len(out) + 1:
             raise ShapeError(f"provided 'axes' value {a} is not valid.")
         out.insert(a, _ONE)  # past the end, `insert` appends

@@ -143,7 +143,9 @@ class Graph:
         self._declared: dict[int, tuple[tuple[int, ...], Shape, bool]] = {}
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
         self._const_shapes: dict[int, tuple[dict, Shape]] = {}  # id(Const data) -> (data, its `shape`)
-        self._inferred: dict[tuple, list[Shape] | None] = {}  # see _infer_key: the shape function's outputs
+        # (op, version, id(attributes), outputs, ids of the input shapes) -> (the inputs whose values the shape
+        # function read, {the identities of those Consts: its outputs}); see _port_output
+        self._inferred: dict[tuple, tuple[tuple[int, ...], dict[tuple, object]]] = {}
         self._merged: dict[tuple[int, int], Shape] = {}  # (id(declared), id(inferred)) -> merged
         self._bounds: dict[int, tuple[V.Tensor, list[Bound]]] = {}  # id(tensor) -> (tensor, its bounds)
         self._reshaped: dict[tuple, "Shape | ReshapeError"] = {}  # see reshaped
@@ -190,12 +192,14 @@ class Graph:
         output is declared static (declared static dims win, when trusted) or the op has no shape function."""
         if registry.shape_fn(layer.kind, layer.version) is None:
             return []
-        if not self.trust_declared:
-            return [p.source for p in layer.inputs]
-        for p in layer.outputs:
-            if p.dims is None or not self._declared_entry(p.dims)[2]:
-                return [p.source for p in layer.inputs]
-        return []
+        if self.trust_declared and all(p.dims is not None and self._declared_entry(p.dims)[2] for p in layer.outputs):
+            return []
+        sources = [p.source for p in layer.inputs]
+        shapes = self._shapes
+        for src in sources:  # a Const's shape needs no walk: its own, at once
+            if src is not None and id(src) not in shapes and src.layer.kind == "const":  # type: ignore[union-attr]
+                shapes[id(src)] = self._infer_shape(src.layer, src, [])  # type: ignore[arg-type]
+        return sources
 
     def _infer_shape(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
         if not self.trust_declared:
@@ -211,7 +215,8 @@ class Graph:
             if src is None:
                 return declared
             ins.append(shapes[id(src)])
-        inferred = self._port_output(layer, port, ins)
+        fn = registry.shape_fn(layer.kind, layer.version)
+        inferred = ins[0] if getattr(fn, "passthrough", False) else self._port_output(layer, port, ins)
         if not isinstance(inferred, list):
             return declared
         merged = self._merged.get((id(declared), id(inferred)))
@@ -248,21 +253,37 @@ class Graph:
     def _port_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
         """The shape the op's function gives ``port`` (memoised by content), OpenVINO's error message where it
         rejects the layer, or _UNDECIDED."""
-        key = self._infer_key(layer, ins)
-        outputs = self._inferred.get(key, _UNSET)
+        key = (layer.kind, layer.version, id(layer.data), len(layer.outputs), *map(id, ins))
+        entry = self._inferred.get(key)
+        outputs: object = _UNSET
+        if entry is not None:  # the same op on the same shapes: the same result where the same Consts were read
+            read, by_values = entry
+            outputs = by_values.get(self._const_key(layer, read), _UNSET)
         if outputs is _UNSET:
-            outputs, pure = self._infer(layer, ins)
-            if pure:
-                self._inferred[key] = outputs
+            outputs, read = self._infer(layer, ins)
+            values_key = self._const_key(layer, read)
+            if values_key is not None:
+                self._inferred.setdefault(key, (read, {}))[1][values_key] = outputs
         if not isinstance(outputs, list):
             return outputs  # an error message, or _UNDECIDED
-        index = next(i for i, p in enumerate(layer.outputs) if p is port)
+        index = 0 if len(layer.outputs) == 1 else next(i for i, p in enumerate(layer.outputs) if p is port)
         return outputs[index] if index < len(outputs) else _UNDECIDED
 
-    def _infer(self, layer: Layer, ins: list[Shape]) -> "tuple[list[Shape] | str | object, bool]":
+    @staticmethod
+    def _const_key(layer: Layer, read: tuple[int, ...]) -> tuple | None:
+        """The identities of the Consts (their shared <data>) on the inputs whose values a shape function read;
+        None where one of them is not a Const (its value is no part of a key)."""
+        key = []
+        for i in read:
+            src = layer.inputs[i].source if i < len(layer.inputs) else None
+            if src is None or src.layer.kind != "const":  # type: ignore[union-attr]
+                return None
+            key.append(id(src.layer.data))  # type: ignore[union-attr]
+        return tuple(key)
+
+    def _infer(self, layer: Layer, ins: list[Shape]) -> "tuple[list[Shape] | str | object, tuple[int, ...]]":
         """(the outputs the op's shape function gives, OpenVINO's error message, or _UNDECIDED where irreshape
-        cannot tell; whether that depends on nothing but the key of :meth:`_infer_key`: no value of an input
-        other than a Const was read)."""
+        cannot tell; the inputs whose values it read, in order)."""
         read: list[int] = []
 
         def value(i: int) -> object:
@@ -278,18 +299,7 @@ class Graph:
         except (registry.Undecided, V.NoBounds, V.Unsupported, V.Rejected, IndexError, ValueError, KeyError,
                 TypeError):
             outputs = _UNDECIDED
-        pure = all((src := layer.inputs[i].source) is not None and src.layer.kind == "const" for i in read)
-        return outputs, pure
-
-    @staticmethod
-    def _infer_key(layer: Layer, ins: list[Shape]) -> tuple:
-        """What a shape function reads, as a key: the op, its attributes, the (interned) shapes of its
-        inputs, and the Consts on them; :meth:`_infer` stores the result only when no other value was read."""
-        key: list[object] = [layer.kind, layer.version, id(layer.data), len(layer.outputs), *map(id, ins)]
-        for p in layer.inputs:
-            src = p.source
-            key.append(id(src.layer.data) if src is not None and src.layer.kind == "const" else None)  # type: ignore[union-attr]
-        return tuple(key)
+        return outputs, tuple(dict.fromkeys(read))
 
     def _declared_entry(self, dims: tuple[int, ...]) -> tuple[tuple[int, ...], Shape, bool]:
         """(dims, the shape they declare, whether it is static), made once for a dims tuple the parser shares."""

@@ -72,15 +72,22 @@ def parse_size(value: Any) -> int:
 
 def find_config(start: str) -> Optional[str]:
     """The nearest configuration file at or above ``start`` (a pyproject.toml counts only with [tool.irreshape])."""
-    d = os.path.abspath(start)
-    while True:
+    for d in _upward(start):
         for name in CONFIG_FILES:
             path = os.path.join(d, name)
             if os.path.isfile(path) and (name != "pyproject.toml" or _read(path, table=True) is not None):
                 return path
+    return None
+
+
+def _upward(start: str):
+    """``start`` (made absolute) and each folder above it, up to the root."""
+    d = os.path.abspath(start)
+    while True:
+        yield d
         parent = os.path.dirname(d)
         if parent == d:
-            return None
+            return
         d = parent
 
 
@@ -248,14 +255,8 @@ def _severities(table: dict[str, str]) -> dict[str, str]:
 
 def project_root(start: Optional[str] = None) -> str:
     """The git work tree containing ``start`` (the working directory), else ``start`` itself."""
-    d = start = os.path.abspath(start or os.getcwd())
-    while True:
-        if os.path.exists(os.path.join(d, ".git")):
-            return d
-        parent = os.path.dirname(d)
-        if parent == d:
-            return start
-        d = parent
+    start = os.path.abspath(start or os.getcwd())
+    return next((d for d in _upward(start) if os.path.exists(os.path.join(d, ".git"))), start)
 
 
 def relative_path(path: str, root: str) -> str:

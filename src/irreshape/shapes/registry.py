@@ -227,6 +227,13 @@ def shape_infer(*types: str, versions: Sequence[str] = ()) -> Callable[[ShapeFn]
     return _register(_SHAPES, types, versions)
 
 
+def passthrough(fn: ShapeFn) -> ShapeFn:
+    """Mark a shape function that gives its input 0's shape, unchecked, as its one output: callers may take
+    that shape without calling it."""
+    fn.passthrough = True  # type: ignore[attr-defined]
+    return fn
+
+
 def value_eval(*types: str, versions: Sequence[str] = ()) -> Callable[[ValueFn], ValueFn]:
     """Register a value evaluator, as :func:`shape_infer`."""
     return _register(_VALUES, types, versions)

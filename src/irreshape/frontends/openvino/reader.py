@@ -101,13 +101,17 @@ class Reader:
         self.dims: dict[str, int] = {}  # raw text of a good <dim> -> its value
         self.base = 0  # added to every line: the line before a <layer> read on its own
 
-    def layer(self, el) -> Layer:
-        get, share = el.get, self.share
-        typ = get("type", "")
+    def kind(self, typ: str) -> tuple[str, str]:
+        """(the shared string of a layer type, its kind: lower-cased, as OpenVINO matches types)."""
         known = self.kinds.get(typ)
         if known is None:
-            typ = share(typ, typ)
+            typ = self.share(typ, typ)
             known = self.kinds[typ] = (typ, typ.lower())
+        return known
+
+    def layer(self, el) -> Layer:
+        get, share = el.get, self.share
+        known = self.kind(get("type", ""))
         line = line_of(el) + self.base
         lid, version = get("id", ""), get("version", "")
         layer = Layer(share(lid, lid), get("name", ""), known[0], known[1], share(version, version), line, NO_DATA,

@@ -188,7 +188,6 @@ class Scanner:
         self.problems: list[Problem] = []
         self.reader = Reader(self.problems)
         self.share = self.reader.share
-        self.kinds = self.reader.kinds
         self.data_dicts: dict[bytes, dict[str, str]] = {}
         self.sections: dict[bytes, _Section] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
@@ -316,10 +315,7 @@ class Scanner:
                 raise _OneLayer
             attrs = _attrs(raw)
             lid, name, typ, version = (attrs.get(k, "") for k in ("id", "name", "type", "version"))
-        known = self.kinds.get(typ)
-        if known is None:
-            typ = share(typ, typ)
-            known = self.kinds[typ] = (typ, typ.lower())
+        known = self.reader.kind(typ)
         layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
         raw = m.group(2)
         if raw is not None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ...core.dims import Shape, format_shape
 from .. import values as V
 from ..dimops import broadcast_merge, broadcast_merge_into, merge_into, normalize_axis, shapes_compatible
-from ..registry import Node, ShapeError, shape_infer, value_eval
+from ..registry import Node, ShapeError, passthrough, shape_infer, value_eval
 
 _INCONSISTENT = "Argument shapes are inconsistent."
 
@@ -112,6 +112,7 @@ def _fake_quantize(node: Node) -> list[Shape]:
              "Sinh", "SoftPlus", "SoftSign", "Sqrt", "Tan", "Tanh", "ConvertLike", "CumSum", "PReLU", "Selu",
              "GroupNormalization")
 @shape_infer("MVN", versions=_OPSETS_1_TO_5)
+@passthrough
 def _same(node: Node) -> list[Shape]:
     """``copy_shape_infer`` / ``validate_and_infer_types`` of the op: input 0's shape, unchecked (PReLU
     does not check its slope, CumSum its axis, Selu its alpha and lambda, MVN-0 its attributes;

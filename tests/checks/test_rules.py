@@ -66,3 +66,9 @@ def test_literal_zero():
 def test_const_past_the_end_of_the_bin():
     xml, data = reshape_ir()
     assert codes(xml, data[:8]) == {"IR014", "IR109"}
+
+
+def test_input_not_connected():
+    xml, data = reshape_ir()
+    unfed = xml.replace('\t\t<edge from-layer="2" from-port="2" to-layer="3" to-port="0" />\n', "")
+    assert codes(unfed, data) == {"IR026"}  # OpenVINO: "Argument has 0 outputs"

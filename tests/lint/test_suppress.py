@@ -74,7 +74,7 @@ def test_layer_comment_does_not_reach_other_layers(tmp_path):
     ("irreshape:ignore[IR101,IR102]", ("ignore", {"IR101", "IR102"})),
     ("IRRESHAPE: File-Ignore[reshape-unverified]", ("file-ignore", {"IR109"})),
     ("irreshape: ignore", ("ignore", set(ALL_CODES))),
-    ("irreshape: ignore[IR02]", ("ignore", {"IR020", "IR021", "IR022", "IR023", "IR024", "IR025"})),
+    ("irreshape: ignore[IR02]", ("ignore", {"IR020", "IR021", "IR022", "IR023", "IR024", "IR025", "IR026"})),
     ("irreshape: noqa", None),
     ("irreshape: ignored-by-someone", None),
 ])

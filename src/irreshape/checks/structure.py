@@ -6,11 +6,11 @@ from collections.abc import Iterable, Iterator
 
 from ..core.findings import Finding
 from ..frontends.openvino.model import IRModel, Layer
-from ..rules.structure import CYCLE, DANGLING_EDGE, DUPLICATE_ID
+from ..rules.structure import CYCLE, DANGLING_EDGE, DUPLICATE_ID, UNCONNECTED
 
 
 def check_graph(model: IRModel) -> Iterator[Finding]:
-    """Graph-level checks: duplicate ids and edges that point nowhere."""
+    """Graph-level checks: duplicate ids, edges that point nowhere, input ports no edge feeds."""
     for layer in model.duplicates:
         yield Finding(DUPLICATE_ID, f"layer id {layer.id!r} ({layer.name!r}) is used by an earlier layer too",
                       layer.line, layer.ref)
@@ -21,6 +21,13 @@ def check_graph(model: IRModel) -> Iterator[Finding]:
             port = e.from_port if problem == "output" else e.to_port
             yield Finding(DANGLING_EDGE, f"edge {e}: layer {subject.name!r} has no {problem} port {port!r}",
                           e.line, subject.ref)
+    broken = model.link().broken  # input ports whose edge is dangling: IR021 already
+    for layer in model.layers.values():
+        for port in layer.inputs:
+            if port.source is None and (layer.id, port.id) not in broken:
+                yield Finding(UNCONNECTED, f"{layer.type} {layer.name!r} (id {layer.id}): input port {port.id} has no "
+                              "incoming edge; OpenVINO refuses the model (\"Argument has 0 outputs\")", port.line,
+                              layer.ref)
 
 
 def shape_cycles(cyclic: set[str], reshapes: Iterable[Layer]) -> Iterator[Finding]:

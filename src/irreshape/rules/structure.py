@@ -59,6 +59,11 @@ BAD_ATTRIBUTE = rule("IR025", "invalid-attribute", ERROR, """
     StaticReshape or DynamicReshape that is not a bool (0 or 1). (An IR Const's malformed
     attributes are IR016; a Reshape's `special_zero` spelling is IR110.)
     """)
+UNCONNECTED = rule("IR026", "input-not-connected", ERROR, """
+    A layer's input port has no incoming edge.
+
+    OpenVINO refuses such a model when it reads it ("Argument has 0 outputs"), whatever the layer.
+    """)
 INTERNAL_ERROR = rule("IR900", "internal-error", ERROR, """
     irreshape itself failed on this file. This is a bug: please report it with the file.
 
@@ -66,4 +71,4 @@ INTERNAL_ERROR = rule("IR900", "internal-error", ERROR, """
     """)
 
 RULES = (XML_SYNTAX, NOT_IR, XML_ENTITIES, FILE_TOO_LARGE, UNREADABLE, DUPLICATE_ID, DANGLING_EDGE,
-         MISSING_PORT, BAD_DIM, CYCLE, BAD_ATTRIBUTE, INTERNAL_ERROR)
+         MISSING_PORT, BAD_DIM, CYCLE, BAD_ATTRIBUTE, UNCONNECTED, INTERNAL_ERROR)

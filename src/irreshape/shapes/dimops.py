@@ -26,7 +26,7 @@ import math
 from collections.abc import Sequence
 
 from ..core.dims import INF, INT64_MIN, Dim, Shape
-from .registry import ShapeError
+from .node import ShapeError
 from .values import wrap
 
 

@@ -1,249 +1,16 @@
 """The op registry: each op's shape function and value evaluator, found by type name and opset version.
 
-OpenVINO keeps one shape-inference unit per op (``src/core/shape_inference/include/*_shape_inference.hpp``)
-and ONNX registers inference with the op schema; irreshape does the same. Each module of
-:mod:`irreshape.shapes.ops` holds one op family and registers, for each op type it knows:
-
-* a **shape function** ``fn(node) -> list[Shape]``: the partial shape of every output port, in port
-  order, exactly as openvino 2026.4.1 infers it from the input shapes, the attributes and the values of
-  the inputs it reads as data (axes, orders, pads, target shapes). It raises :class:`ShapeError` with
-  OpenVINO's own message where OpenVINO rejects the node, and :class:`Undecided` where irreshape cannot
-  tell what OpenVINO infers (never a guess);
-* optionally a **value evaluator** ``fn(node, tensors) -> Tensor | list[Tensor]``: the value bounds of the
-  outputs from the bounds of the inputs, as OpenVINO's ``evaluate_lower``/``evaluate_upper`` give them
-  (for ops that appear in shape subgraphs: ShapeOf, Gather, Concat, arithmetic, ...).
-
-Functions are pure: they see a :class:`Node` (type, version, attributes as the IR writes them, input
-shapes, input values) and nothing of the XML or of the graph.
-
-    @shape_infer("Relu", "Sigmoid")
-    def _same(node):
-        return [node.input(0)]
+The op families of :mod:`.ops` register their functions in :mod:`.node`'s tables on import; this module
+imports them all and answers lookups (see :mod:`.node` for what a shape function is).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Union
+from collections.abc import Callable
 
-from ..core.dims import INF, Dim, Shape
-from .values import INT_RANGES, Tensor, wrap
-
-
-class ShapeError(ValueError):
-    """OpenVINO rejects the node; the message is OpenVINO's own where it has one."""
-
-
-class Undecided(Exception):
-    """irreshape cannot tell what OpenVINO infers here (an input value it cannot evaluate, an attribute
-    form it does not know): the output is left to the declared dims, never guessed."""
-
-
-class Node:
-    """What a shape function sees of one layer.
-
-    ``inputs``: the partial shape arriving at each input port, in port order (``None``: dynamic rank).
-    ``values``: per input port, the value bounds OpenVINO knows for that tensor (a :class:`Tensor`),
-    ``None`` where OpenVINO knows none (a run-time input), or :class:`Undecided` (the class or an instance)
-    where irreshape could not evaluate it; or a callable ``i -> that`` evaluated on first use.
-    ``attrs``: the layer's ``<data>`` attributes, as strings.
-    """
-
-    __slots__ = ("type", "version", "attrs", "inputs", "n_outputs", "_values", "_memo")
-
-    def __init__(self, type: str, version: str, attrs: Mapping[str, str], inputs: Sequence[Shape],
-                 n_outputs: int = 1,
-                 values: "Sequence[object] | Callable[[int], object] | None" = None) -> None:
-        self.type = type
-        self.version = version.lower()
-        self.attrs = attrs
-        self.inputs = inputs
-        self.n_outputs = n_outputs
-        self._values = values
-        self._memo: dict[int, object] = {}
-
-    def __repr__(self) -> str:
-        return f"Node({self.type}-{self.version}, inputs={self.inputs!r})"
-
-    # -- attributes ---------------------------------------------------------------------------------
-    def attr(self, name: str, default: str | None = None) -> str | None:
-        v = self.attrs.get(name)
-        return default if v is None else v.strip()
-
-    def lower(self, name: str, default: str) -> str:
-        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively)."""
-        return (self.attr(name) or default).lower()
-
-    def flag(self, name: str, default: bool = False) -> bool:
-        return parse_flag(self.attrs.get(name), default)
-
-    def _parsed(self, name: str, default: object, parse: Callable[[str], object], what: str, scalar: bool) -> Any:
-        """Attribute ``name`` read by ``parse``: ``default`` where the attribute is absent (or, for a
-        ``scalar``, empty), :class:`Undecided` where there is no default or the text is not ``what``."""
-        v = self.attr(name)
-        if v is None or (scalar and v == ""):
-            if default is None:
-                raise Undecided(f"attribute {name!r} is missing")
-            return default
-        try:
-            return parse(v)
-        except ValueError:
-            raise Undecided(f"attribute {name}={v!r} is not {what}") from None
-
-    def int(self, name: str, default: int | None = None) -> int:
-        return self._parsed(name, default, int, "an integer", scalar=True)
-
-    def float(self, name: str, default: float | None = None) -> float:
-        return self._parsed(name, default, float, "a number", scalar=True)
-
-    def ints(self, name: str, default: Sequence[int] = ()) -> list[int]:
-        """A list attribute (``"1,2,3"``; ``""`` is the empty list)."""
-        return self._parsed(name, list(default), parse_ints, "a list of integers", scalar=False)
-
-    def floats(self, name: str, default: Sequence[float] = ()) -> list[float]:
-        return self._parsed(name, list(default), lambda v: [float(t) for t in v.split(",") if t.strip()],
-                            "a list of numbers", scalar=False)
-
-    # -- inputs -------------------------------------------------------------------------------------
-    def input(self, i: int) -> Shape:
-        """The shape on input port ``i``; None (dynamic rank) past the last port."""
-        return self.inputs[i] if i < len(self.inputs) else None
-
-    def has_input(self, i: int) -> bool:
-        return i < len(self.inputs)
-
-    def rank(self, i: int) -> int | None:
-        s = self.input(i)
-        return None if s is None else len(s)
-
-    def value(self, i: int) -> Tensor | None:
-        """The value bounds of input ``i`` as OpenVINO knows them; None where it knows none.
-        Raises :class:`Undecided` where irreshape could not evaluate them."""
-        if i in self._memo:
-            v = self._memo[i]
-        else:
-            src = self._values
-            if src is None or i >= len(self.inputs):
-                v = None
-            elif callable(src):
-                v = src(i)
-            else:
-                v = src[i] if i < len(src) else None
-            self._memo[i] = v
-        if v is Undecided or isinstance(v, Undecided):
-            raise Undecided(str(v) if isinstance(v, Undecided) else f"the value of input {i} is unknown")
-        return v  # type: ignore[return-value]
-
-    def const(self, i: int) -> list[int] | None:
-        """``get_input_const_data_as<int64_t>``: input ``i``'s values (flattened, read as int64) when
-        OpenVINO knows them exactly (a Const, or a subgraph it folds); None otherwise."""
-        t = self.value(i)
-        if t is None or not t.is_const:
-            return None
-        if t.et in INT_RANGES:
-            return [wrap(v, "i64") for v in t.lo]
-        return [int(v) for v in t.lo]  # a float tensor read as integers truncates toward 0
-
-    def const_floats(self, i: int) -> list[float] | None:
-        t = self.value(i)
-        if t is None or not t.is_const:
-            return None
-        return [float(v) for v in t.lo]
-
-    def bounds(self, i: int) -> list[tuple[int, int]] | None:
-        """``get_input_bounds``: (lower, upper) of each element of input ``i``, with OpenVINO's remapping of
-        the integer limits (an i32/i64 maximum reads as unbounded, INF); None where OpenVINO has none."""
-        t = self.value(i)
-        if t is None:
-            return None
-        if t.et not in INT_RANGES:
-            return [(int(a), int(b)) for a, b in zip(t.lo, t.hi)]
-        return [(_remap(a, t.et), _remap(b, t.et)) for a, b in zip(t.lo, t.hi)]
-
-    def as_shape(self, i: int) -> Shape:
-        """``get_input_const_data_as_shape``: input ``i`` read as dims; None where OpenVINO has no bounds for it.
-        A constant's values are ``Dimension(v)`` (-1 is ``?``, anything lower 0); bounds are each element's
-        interval, and OpenVINO rejects a negative bound ("Value for partial shape evaluation can't be lower
-        than zero.")."""
-        t = self.value(i)
-        if t is None:
-            return None
-        if t.is_const:
-            return [Dim(v, v) for v in self.const(i)]  # type: ignore[union-attr]
-        b = self.bounds(i)
-        if any(lo < 0 or hi < 0 for lo, hi in b):  # type: ignore[union-attr]
-            raise ShapeError("Value for partial shape evaluation can't be lower than zero.")
-        return [Dim(lo, hi) for lo, hi in b]  # type: ignore[union-attr]
-
-
-def _remap(v: int, et: str) -> int:
-    lo, hi = {"i32": (-(1 << 31), (1 << 31) - 1), "i64": (-(1 << 63), INF)}.get(et, (None, None))
-    if v == hi:
-        return INF
-    if v == lo:
-        return -(1 << 63)
-    if v >= 1 << 63:
-        v -= 1 << 64
-    return v
-
-
-def parse_flag(text: str | None, default: bool = False) -> bool:
-    """A boolean attribute the way OpenVINO reads one: ``true``/``1`` (any case) is true; anything else
-    present is false."""
-    if text is None:
-        return default
-    return text.strip().lower() in ("true", "1")
-
-
-def parse_ints(text: str) -> list[int]:
-    """``"1,2,3"`` → ``[1, 2, 3]``; ``""`` → ``[]``. ValueError for anything else."""
-    t = text.strip()
-    return [int(v) for v in t.split(",")] if t else []
-
-
-ShapeFn = Callable[[Node], list[Shape]]
-ValueFn = Callable[[Node, list[Tensor]], Union[Tensor, list[Tensor]]]
-
-_SHAPES: dict[tuple[str, str | None], ShapeFn] = {}
-_VALUES: dict[tuple[str, str | None], ValueFn] = {}
-_loaded = False
-
-
-def _register(table: dict, types: Sequence[str], versions: Sequence[str]) -> Callable:
-    def deco(fn):
-        for t in types:
-            for v in versions or (None,):
-                key = (t.lower(), v.lower() if v else None)
-                if key in table:
-                    raise RuntimeError(f"{t} ({v or 'any version'}) is registered twice")
-                table[key] = fn
-        return fn
-    return deco
-
-
-def shape_infer(*types: str, versions: Sequence[str] = ()) -> Callable[[ShapeFn], ShapeFn]:
-    """Register a shape function for op ``types`` (case-insensitive) in ``versions`` (``"opset1"``, ...;
-    none: every version without a function of its own)."""
-    return _register(_SHAPES, types, versions)
-
-
-def passthrough(fn: ShapeFn) -> ShapeFn:
-    """Mark a shape function that gives its input 0's shape, unchecked, as its one output: callers may take
-    that shape without calling it."""
-    fn.passthrough = True  # type: ignore[attr-defined]
-    return fn
-
-
-def value_eval(*types: str, versions: Sequence[str] = ()) -> Callable[[ValueFn], ValueFn]:
-    """Register a value evaluator, as :func:`shape_infer`."""
-    return _register(_VALUES, types, versions)
-
-
-def _load() -> None:
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from . import ops  # noqa: F401  every family module registers itself on import
+from . import ops  # noqa: F401  every family registers its ops on import
+from .node import (SHAPES, VALUES, Node, ShapeError, ShapeFn, Undecided, ValueFn, parse_flag,  # noqa: F401
+                   passthrough, shape_infer, value_eval)
 
 
 def _opset(version: str | None) -> int | None:
@@ -257,7 +24,6 @@ def _find(table: dict, kind: str, version: str) -> Callable | None:
     key = (id(table), kind, version)
     if key in _FOUND:
         return _FOUND[key]
-    _load()
     fn = _FOUND[key] = _lookup(table, kind.lower(), version.lower())
     return fn
 
@@ -279,14 +45,13 @@ def _lookup(table: dict, kind: str, version: str) -> Callable | None:
 
 def shape_fn(kind: str, version: str = "") -> ShapeFn | None:
     """The shape function of op ``kind`` in opset ``version``; None where the registry has none."""
-    return _find(_SHAPES, kind, version)
+    return _find(SHAPES, kind, version)
 
 
 def value_fn(kind: str, version: str = "") -> ValueFn | None:
-    return _find(_VALUES, kind, version)
+    return _find(VALUES, kind, version)
 
 
 def registered() -> list[tuple[str, str | None]]:
     """Every (op type, version) with a shape function, sorted (``None``: any version)."""
-    _load()
-    return sorted(_SHAPES, key=lambda k: (k[0], k[1] or ""))
+    return sorted(SHAPES, key=lambda k: (k[0], k[1] or ""))

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
                       merge_checked, padded, sub)
-from ..registry import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer
 from ..values import INT_RANGES, wrap
 
 

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
-from ..registry import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer
 from ..values import wrap
 
 _DYN = Dim.dynamic()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from ...core.dims import Shape, format_shape
 from .. import values as V
 from ..dimops import broadcast_merge, broadcast_merge_into, merge_into, normalize_axis, shapes_compatible
-from ..registry import Node, ShapeError, passthrough, shape_infer, value_eval
+from ..node import Node, ShapeError, passthrough, shape_infer, value_eval
 
 _INCONSISTENT = "Argument shapes are inconsistent."
 

@@ -20,7 +20,7 @@ from ...core.dims import INF, INT64_MAX, INT64_MIN, Dim, Shape
 from .. import values as V
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, compatible, length, meet, merge_checked,
                       merge_into, normalize_axis, one_element, rank_is, shapes_compatible, trunc_div)
-from ..registry import Node, ShapeError, Undecided, shape_infer, value_eval
+from ..node import Node, ShapeError, Undecided, shape_infer, value_eval
 
 
 # -- ov::PartialShape and the inputs -----------------------------------------------------------------

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
                       padded, padded_length, sub)
-from ..registry import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer
 from ..values import INT_RANGES, wrap
 
 _SIZE = 1 << 64  # size_t arithmetic wraps modulo 2**64

@@ -22,7 +22,7 @@ import math
 from ...core.dims import Bound, Dim, Shape, format_shape, is_static_shape
 from .. import values as V
 from ..dimops import normalize_axes
-from ..registry import Node, ShapeError, shape_infer, value_eval
+from ..node import Node, ShapeError, shape_infer, value_eval
 from ..reshape import ReshapeError, reshape_v1
 
 _ONE = Dim.of(1)

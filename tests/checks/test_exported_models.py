@@ -70,7 +70,7 @@ def corrupt_dims(path: Path, out_dir: Path, per_model: int = 10) -> tuple[Path, 
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     changed: dict[str, int] = {}
     for lr in result.layers:
-        if len(changed) >= per_model or lr.status != "ok" or not lr.expected_known:
+        if len(changed) >= per_model or lr.status != "ok" or not lr.expected_known or lr.layer.kind != "reshape":
             continue
         src = model.producer(lr.layer.id, lr.layer.inputs[1].id)
         if src is None or src[0].kind == "const":

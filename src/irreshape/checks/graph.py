@@ -250,6 +250,12 @@ class Graph:
         origin[id(port)] = "inferred"
         return out  # type: ignore[return-value]  # a shape; None is a dynamic rank
 
+    def infer_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | None | object":
+        """What the op's shape function gives ``port`` from the input shapes ``ins``: a shape (None: a dynamic
+        rank), OpenVINO's error message where it rejects the layer, or another object where irreshape cannot
+        tell."""
+        return self._port_output(layer, port, ins)
+
     def _port_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
         """The shape the op's function gives ``port`` (memoised by content), OpenVINO's error message where it
         rejects the layer, or _UNDECIDED."""

@@ -12,7 +12,7 @@ from ..frontends.openvino.model import IRModel, Layer, Port
 from ..rules.layers import (DYNAMIC_DECLARED, EDGE_MISMATCH, NOT_INFERRED, OUTPUT_MISMATCH, RANK_MISMATCH, REJECTED,
                             UNPROVEN)
 from .graph import Graph, describe
-from .reshape import KINDS
+from .reshape import FAMILY
 
 _READ = ("inferred", "declared")
 _WORST = (Status.INVALID, Status.MISMATCH, Status.UNVERIFIED, Status.TRUSTED)  # a layer's status: its worst port's  # origins whose shape is OpenVINO's: compared with what the XML declares
@@ -30,7 +30,7 @@ def check_layers(model: IRModel, graph: Graph) -> tuple[list[LayerResult], list[
     trusted: dict[str, Layer] = {}
     verdicts: dict[tuple[int, int], tuple] = {}
     for layer in model.layers.values():
-        if layer.kind in KINDS:
+        if layer.kind in FAMILY:
             continue
         res = LayerResult(layer, Status.OK, None, outputs=[])
         statuses = set()
@@ -103,7 +103,7 @@ def _edges(layer: Layer, graph: Graph) -> Iterator[Finding]:
     Reshape are judged by the Reshape rules (IR106, IR107)."""
     for port in layer.inputs:
         src = port.source
-        if src is None or port.dims is None or src.dims is None or src.layer.kind in KINDS:  # type: ignore[union-attr]
+        if src is None or port.dims is None or src.dims is None or src.layer.kind in FAMILY:  # type: ignore[union-attr]
             continue
         if graph.origin.get(id(src)) not in _READ or tuple(port.dims) == tuple(src.dims):
             continue

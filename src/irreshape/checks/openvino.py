@@ -14,7 +14,7 @@ from ..rules import weights as W
 from . import internal_error
 from .graph import Graph
 from .layers import check_layers
-from .reshape import KINDS, check_layer
+from .reshape import KINDS, VIEWS, check_layer, check_view
 from .structure import check_graph, shape_cycles
 
 _UNREAD = frozenset(r.name for r in (S.XML_SYNTAX, S.UNREADABLE, S.FILE_TOO_LARGE, S.XML_ENTITIES))
@@ -60,16 +60,17 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     try:
         for lid in ordered + cyclic:
             layer = model.layers[lid]
-            if layer.kind not in KINDS:
+            check = check_layer if layer.kind in KINDS else check_view if layer.kind in VIEWS else None
+            if check is None:
                 continue
             try:
-                verdict, findings = check_layer(layer, graph)
+                verdict, findings = check(layer, graph)
                 if lies and verdict.status in _LIES:
                     if alt is None:
                         alt = Graph(model, graph.weights, trust_declared=not every)
                         for key in honest + lies:
                             alt.set_shape(*key)
-                    second, second_findings = check_layer(layer, alt)
+                    second, second_findings = check(layer, alt)
                     if second.status is Status.OK:
                         verdict, findings = second, second_findings
             except Exception as e:

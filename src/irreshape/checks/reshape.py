@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 NOT_INTEGRAL = frozenset({"f16", "f32", "f64", "bf16", "boolean", "nf4", "f8e4m3", "f8e5m2", "f4e2m1", "f8e8m0"})
 
 KINDS = {"reshape": "Reshape", "staticreshape": "StaticReshape", "dynamicreshape": "DynamicReshape"}
+VIEWS = {"squeeze": "Squeeze", "unsqueeze": "Unsqueeze"}  # reshapes too: views that only change dims
+FAMILY = {**KINDS, **VIEWS}
 
 _WRONG = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})  # a declared dim IR101 reports
 _ANY = _WRONG | {Agreement.LOOSE}  # any declared dim other than the recomputed one
@@ -36,7 +38,7 @@ _ANSWERS = ((frozenset({Agreement.CONTRADICTS}), OUTPUT_MISMATCH, " (dim {})"),
 
 
 def kind_name(layer: "Layer") -> str:
-    return KINDS.get(layer.kind, layer.type)
+    return FAMILY.get(layer.kind, layer.type)
 
 
 def describe(layer: "Layer") -> str:
@@ -280,7 +282,7 @@ def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
     consumer that is itself a Reshape checks its own input port (IR106): the blame goes to it alone.
     """
     for c_layer, c_port in graph.model.consumers(layer.id, out_port.id):
-        if c_port.dims is None or c_layer.kind in KINDS:
+        if c_port.dims is None or c_layer.kind in FAMILY:
             continue
         if expected is not None:
             theirs = c_port.dims
@@ -294,3 +296,41 @@ def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
         yield Finding(CONSUMER_MISMATCH, f"{describe(layer)}: output {reference}, but consumer {c_layer.type} "
                       f"{c_layer.name!r} (id {c_layer.id}) input port {c_port.id} declares {fmt_list(c_port.dims)}",
                       c_port.line, layer.ref)
+
+
+def check_view(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Finding]]:
+    """Recompute one Squeeze or Unsqueeze with its op's shape function (axes from a Const or a shape
+    subgraph); the same rules as a Reshape's: the output's dims and rank, OpenVINO's rejection (IR103 with its
+    message), unverified axes (IR109), the edges in and out."""
+    c = _Check(layer, graph)
+    res = c.res
+    data_port = _input(layer, 0)
+    if data_port is None or c.out is None:
+        c.findings.append(Finding(S.MISSING_PORT, f"{c.who} has no {'data input' if data_port is None else 'output'} "
+                                  "port", layer.line, layer.ref))
+        res.status = Status.INVALID
+        return res, c.findings
+    candidates = _input_candidates(data_port, graph)
+    c.findings.extend(_check_input_edge(layer, data_port, graph, candidates))
+    declared = res.declared
+    outcomes = [(shape, graph.infer_output(layer, c.out, [shape, *(graph.input_shape(p) for p in layer.inputs[1:])]))
+                for shape in candidates]
+    in_shape, expected = next((o for o in outcomes if declared is not None and isinstance(o[1], list)
+                               and len(declared) == len(o[1]) and not differing(declared, o[1], _ANY)), outcomes[0])
+    res.input_shape = in_shape
+    if isinstance(expected, str):  # OpenVINO rejects the layer
+        c.find(INVALID_PATTERN, f"input {format_shape(in_shape)}: {expected}")
+        res.status = Status.INVALID
+    elif not isinstance(expected, list):  # None: a dynamic rank; or irreshape cannot tell (undecided)
+        if expected is None:
+            res.expected_known = True
+        else:
+            c.findings.append(Finding(UNVERIFIED, f"{c.who} not verified: its axes cannot be evaluated",
+                                      layer.line, layer.ref))
+            res.status = Status.UNVERIFIED
+    else:
+        res.expected, res.expected_known = expected, True
+        if declared is not None:
+            res.status = _compare(c, declared, expected)
+    c.findings.extend(_check_consumers(layer, c.out, declared, graph, res.expected if res.expected_known else None))
+    return res, c.findings

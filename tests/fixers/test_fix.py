@@ -421,3 +421,32 @@ def test_comment_and_rank_change_keep_their_place(saved, tmp_path):
     assert re.search(r"^@@ -\d+,6 \+\d+,7 @@$", outcome.diff_text, re.M)
     path.write_bytes(b"".join(lines))
     assert outcome.diff_text == gnu_diff(path, outcome.new_bytes)
+
+
+def test_a_scalar_declared_output_is_restored_to_rank_1(tmp_path):
+    """A port written without dims (`<port ... />`, rank 0) where the Reshape gives `[1]`: --fix opens the tag
+    and writes the dim in the file's own layout, on the output port and on its consumer's input port."""
+    import re as _re
+
+    import numpy as np
+    import openvino as ov
+    from openvino import opset13 as o
+
+    x = o.parameter([1, 1], np.float32, name="x")
+    r = o.reshape(x, o.constant(np.array([1], np.int64)), False)
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([o.relu(r)], [x]), str(path), compress_to_fp16=False)
+    original = path.read_bytes()
+    reshape = next(la for la in parse(str(path)).layers.values() if la.kind == "reshape")
+    out = reshape.outputs[0]
+    lines = original.split(b"\n")
+    # the Reshape's output port and the ReLU's input port, each made `<port ... />` without dims
+    for port_line in (out.line, *(p.line for _, p in parse(str(path)).consumers(reshape.id, out.id))):
+        lines[port_line - 1] = _re.sub(rb">$", b" />", lines[port_line - 1])
+        lines[port_line] = lines[port_line + 1] = b"\x00"
+    path.write_bytes(b"\n".join(line for line in lines if line != b"\x00"))
+    result = check_file(str(path))
+    assert {f.code for f in result.findings} >= {"IR102"}
+    outcome = fix.fix_file(result, write=True)
+    assert outcome.error is None and outcome.refused == [] and outcome.written
+    assert path.read_bytes() == original

@@ -52,6 +52,13 @@ class _PortEdit:
     dim_lines: tuple[int, ...]  # 1-based
     old: tuple[int, ...]
     new: tuple[int, ...]
+    tag_line: int = 0  # a port written without dims (`<port ... />`): its line, rewritten whole ...
+    opened: "list[bytes] | None" = None  # ... as these lines: the port opened, its dims, the port closed
+
+    @property
+    def key(self) -> int:
+        """The first line the edit changes: two edits of one port have the same."""
+        return self.dim_lines[0] if self.dim_lines else self.tag_line
 
 
 def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines: list[bytes],
@@ -69,14 +76,14 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
                 raise _Refused(f"layer id {layer.id} is used by more than one layer")
             layer_edits = _layer_edits(res, model, lines)
             for e in layer_edits:
-                if claimed.get(e.dim_lines[0], e.new) != e.new:
+                if claimed.get(e.key, e.new) != e.new:
                     raise _Refused(f"{e.where} is also rewritten, differently, for another layer")
         except _Refused as r:
             outcome.refused.append(Refusal(layer.ref, str(r)))
             continue
         for e in layer_edits:
-            if e.dim_lines[0] not in claimed:
-                claimed[e.dim_lines[0]] = e.new
+            if e.key not in claimed:
+                claimed[e.key] = e.new
                 edits.append(e)
         if layer_edits:
             outcome.fixed.append(layer.ref)
@@ -106,13 +113,32 @@ def _layer_edits(res: LayerResult, model: IRModel, lines: list[bytes]) -> list[_
     return edits
 
 
+# a port without dims, alone on its line: `<port id="2" precision="FP32" names="y" />`
+_EMPTY_PORT = re.compile(rb"^([ \t]*)<port\b([^<>]*?)[ \t]*/>[ \t]*(\r\n|\r|\n)?\Z")
+_INDENT = re.compile(rb"^[ \t]*")
+
+
+def _opened(where: str, port: Port, target: tuple[int, ...], lines: list[bytes]) -> list[bytes]:
+    """The lines of a port written without dims, opened to hold ``target`` in the file's own layout: the dims
+    one indentation step deeper than the port (the step its enclosing element takes), the port's line ending."""
+    n = port.line
+    m = _EMPTY_PORT.match(lines[n - 1]) if 0 < n <= len(lines) else None
+    if m is None:
+        raise _Refused(f"{where} has no <dim> lines and its tag is not alone on line {n}")
+    indent, attrs, eol = m.group(1), m.group(2), m.group(3) or b"\n"
+    outer = next((_INDENT.match(lines[k]).group() for k in range(n - 2, -1, -1)  # type: ignore[union-attr]
+                  if len(_INDENT.match(lines[k]).group()) < len(indent)), b"")  # type: ignore[union-attr]
+    step = indent[len(outer):] if indent.startswith(outer) and len(indent) > len(outer) else b"\t"
+    return ([indent + b"<port" + attrs + b">" + eol] + [indent + step + b"<dim>%d</dim>" % v + eol for v in target]
+            + [indent + b"</port>" + eol])
+
+
 def _port_edit(where: str, port: Port, target: tuple[int, ...], lines: list[bytes]) -> _PortEdit:
     """Check that the recorded lines hold exactly the dims the parser read, one per line."""
     if port.dims is None:
         raise _Refused(f"{where} has a <dim> that is not an integer")
     if not port.dim_lines:
-        raise _Refused(f"{where} has no <dim> lines (scalar or dynamic rank): "
-                       "the <port> tag itself would have to change")
+        return _PortEdit(where, (), (), target, port.line, _opened(where, port, target, lines))
     if len(set(port.dim_lines)) != len(port.dim_lines) or len(port.dim_lines) != len(port.dims):
         raise _Refused(f"{where} does not have one <dim> per line")
     for n, value in zip(port.dim_lines, port.dims):
@@ -127,6 +153,9 @@ def _changes(lines: list[bytes], edits: list[_PortEdit]) -> list[Change]:
     """The line changes, in file order, adjacent ones merged. Added dims copy the port's last ``<dim>`` line."""
     changes: list[Change] = []
     for e in edits:
+        if e.opened is not None:
+            changes.append(Change(e.tag_line - 1, e.tag_line, e.opened))
+            continue
         idx = [n - 1 for n in e.dim_lines]
         for i, old, new in zip(idx, e.old, e.new):
             if old != new:

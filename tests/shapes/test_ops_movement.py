@@ -521,3 +521,10 @@ def test_value_evaluators_against_numpy():
         assert got.et == et and got.lo == (3, 2, 0) and got.hi == (3, 5, top)
         checked += 1
     assert checked >= 24
+
+
+def test_gather_of_scalar_data_is_rejected():
+    """OpenVINO reads the data dim at the axis of a scalar: "Accessing out-of-range dimension"."""
+    cases = [Case(lambda p, a=a: o.gather(p[0], p[1], o.constant(np.int64(a))), ["", "2"], [ov.Type.f32, ov.Type.i64])
+             for a in (0, -1)]
+    assert_cases(cases)

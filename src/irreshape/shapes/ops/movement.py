@@ -217,6 +217,8 @@ def _gather(node: Node) -> list[Shape]:
                          f"batch_dims = {batch_dims}, indices_rank = {len(indices)}")
     if data is None or indices is None:
         return [None]
+    if not data and axis is not None:
+        raise ShapeError("Accessing out-of-range dimension")  # the data dim at the axis of a scalar
     rank = len(data) + len(indices) - 1 - batch_dims
     if rank < 0:
         raise ShapeError("vector::_M_default_append")  # PartialShape::resize of a negative rank

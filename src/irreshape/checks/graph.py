@@ -275,16 +275,22 @@ class Graph:
         index = 0 if len(layer.outputs) == 1 else next(i for i, p in enumerate(layer.outputs) if p is port)
         return outputs[index] if index < len(outputs) else _UNDECIDED
 
-    @staticmethod
-    def _const_key(layer: Layer, read: tuple[int, ...]) -> tuple | None:
-        """The identities of the Consts (their shared <data>) on the inputs whose values a shape function read;
-        None where one of them is not a Const (its value is no part of a key)."""
-        key = []
+    def _const_key(self, layer: Layer, read: tuple[int, ...]) -> tuple | None:
+        """What the values a shape function read are, as a key: a Const's identity (its shared <data>), else the
+        value's content (shape tensors are small); None where one cannot be told (irreshape cannot evaluate it)."""
+        key: list[object] = []
         for i in read:
             src = layer.inputs[i].source if i < len(layer.inputs) else None
-            if src is None or src.layer.kind != "const":  # type: ignore[union-attr]
+            if src is not None and src.layer.kind == "const":  # type: ignore[union-attr]
+                key.append(id(src.layer.data))  # type: ignore[union-attr]
+                continue
+            t = self._input_tensor(layer, i)
+            if isinstance(t, V.Tensor):
+                key.append((t.et, t.shape, t.lo, t.hi))
+            elif t is None:
+                key.append(None)
+            else:
                 return None
-            key.append(id(src.layer.data))  # type: ignore[union-attr]
         return tuple(key)
 
     def _infer(self, layer: Layer, ins: list[Shape]) -> "tuple[list[Shape] | str | object, tuple[int, ...]]":

@@ -237,6 +237,11 @@ def agreement(declared: int, expected: Dim) -> Agreement:
 def differing(declared: Sequence[int], expected: Sequence[Dim],
               wrong: frozenset[Agreement] = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})) -> list[int]:
     """The indexes of the declared dims whose agreement with ``expected`` is in ``wrong``."""
-    if all(d == e.lo == e.hi for d, e in zip(declared, expected)):  # the common case: equal static dims
-        return []
-    return [i for i, (d, e) in enumerate(zip(declared, expected)) if agreement(d, e) in wrong]
+    out = []
+    for i, (d, e) in enumerate(zip(declared, expected)):
+        lo, hi = e.lo, e.hi
+        if d == lo == hi or (d == -1 and (lo != hi or lo == INF)):  # the common cases: they agree
+            continue
+        if agreement(d, e) in wrong:
+            out.append(i)
+    return out

@@ -145,3 +145,19 @@ def test_every_runtime_dependency_is_imported():
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 imported.add(node.module.split(".")[0])
     assert names and names <= imported, f"declared but never imported: {sorted(names - imported)}"
+
+
+def test_the_table_of_formats_names_what_exists():
+    """Every layer's piece of work for every format, and every reporter, is found where the table says."""
+    import importlib
+
+    from irreshape.core import formats
+
+    for fmt in formats.INPUTS:
+        for what in ("sniff", "check", "fix", "explain"):
+            assert callable(fmt.load(what)), (fmt.name, what)
+    for name, target in formats.OUTPUTS.items():
+        module, _, attr = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), attr)), name
+    assert formats.of("a/B.XML") is formats.INPUTS[0] and formats.of("g.json").name == "onednn"
+    assert formats.of("m.onnx") is None

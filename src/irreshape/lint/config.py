@@ -3,7 +3,7 @@
 
 Paths and globs in a file (``exclude``, ``per-file-ignores``, ``baseline``) are relative to the
 directory of that file; on the command line, to the working directory. Command-line flags override
-the file; ``extend-select`` and ``ignore`` from both apply (see :mod:`irreshape.select`).
+the file; ``extend-select`` and ``ignore`` from both apply (see :mod:`irreshape.lint.select`).
 """
 
 from __future__ import annotations

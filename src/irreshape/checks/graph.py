@@ -144,7 +144,7 @@ class Graph:
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
         self._const_shapes: dict[int, tuple[dict, Shape]] = {}  # id(Const data) -> (data, its `shape`)
         # (op, version, id(attributes), outputs, ids of the input shapes) -> (the inputs whose values the shape
-        # function read, {the identities of those Consts: its outputs}); see _port_output
+        # function read, {the identities of those Consts: its outputs}); see infer_output
         self._inferred: dict[tuple, tuple[tuple[int, ...], dict[tuple, object]]] = {}
         self._merged: dict[tuple[int, int], Shape] = {}  # (id(declared), id(inferred)) -> merged
         self._bounds: dict[int, tuple[V.Tensor, list[Bound]]] = {}  # id(tensor) -> (tensor, its bounds)
@@ -216,7 +216,7 @@ class Graph:
                 return declared
             ins.append(shapes[id(src)])
         fn = registry.shape_fn(layer.kind, layer.version)
-        inferred = ins[0] if getattr(fn, "passthrough", False) else self._port_output(layer, port, ins)
+        inferred = ins[0] if getattr(fn, "passthrough", False) else self.infer_output(layer, port, ins)
         if not isinstance(inferred, list):
             return declared
         merged = self._merged.get((id(declared), id(inferred)))
@@ -243,22 +243,17 @@ class Graph:
         if any(src is None for src in sources):
             origin[id(port)] = "undecided"
             return self._declared_shape(layer, port)
-        out = self._port_output(layer, port, [self._shapes[id(src)] for src in sources])  # type: ignore[arg-type]
+        out = self.infer_output(layer, port, [self._shapes[id(src)] for src in sources])  # type: ignore[arg-type]
         if out is _UNDECIDED or isinstance(out, str):
             origin[id(port)] = "undecided" if out is _UNDECIDED else out  # type: ignore[assignment]
             return self._declared_shape(layer, port)
         origin[id(port)] = "inferred"
         return out  # type: ignore[return-value]  # a shape; None is a dynamic rank
 
-    def infer_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | None | object":
-        """What the op's shape function gives ``port`` from the input shapes ``ins``: a shape (None: a dynamic
-        rank), OpenVINO's error message where it rejects the layer, or another object where irreshape cannot
-        tell."""
-        return self._port_output(layer, port, ins)
-
-    def _port_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
-        """The shape the op's function gives ``port`` (memoised by content), OpenVINO's error message where it
-        rejects the layer, or _UNDECIDED."""
+    def infer_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
+        """What the op's shape function gives ``port`` from the input shapes ``ins`` (memoised by content): a
+        shape (None: a dynamic rank), OpenVINO's error message where it rejects the layer, or _UNDECIDED where
+        irreshape cannot tell."""
         key = (layer.kind, layer.version, id(layer.data), len(layer.outputs), *map(id, ins))
         entry = self._inferred.get(key)
         outputs: object = _UNSET

@@ -28,6 +28,7 @@ NOT_INTEGRAL = frozenset({"f16", "f32", "f64", "bf16", "boolean", "nf4", "f8e4m3
 KINDS = {"reshape": "Reshape", "staticreshape": "StaticReshape", "dynamicreshape": "DynamicReshape"}
 VIEWS = {"squeeze": "Squeeze", "unsqueeze": "Unsqueeze"}  # reshapes too: views that only change dims
 FAMILY = {**KINDS, **VIEWS}
+_SHAPE_INPUT = ("reshape", "dynamicreshape")  # the kinds whose pattern is an input (Squeeze's axes may be absent)
 
 _WRONG = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})  # a declared dim IR101 reports
 _ANY = _WRONG | {Agreement.LOOSE}  # any declared dim other than the recomputed one
@@ -98,7 +99,7 @@ def _ports(c: _Check) -> "Port":
     """The data input port; IR022 and the verdict `invalid` without it, the shape input or the output."""
     layer = c.layer
     data_port = _input(layer, 0)
-    if data_port is None or c.out is None or (layer.kind != "staticreshape" and _input(layer, 1) is None):
+    if data_port is None or c.out is None or (layer.kind in _SHAPE_INPUT and _input(layer, 1) is None):
         what = "data input" if data_port is None else ("output" if c.out is None else "shape input")
         c.findings.append(Finding(S.MISSING_PORT, f"{c.who} has no {what} port", layer.line, layer.ref))
         raise c.stop(Status.INVALID)
@@ -187,10 +188,8 @@ def _recompute(c: _Check, candidates: list[Shape], bounds: list[Bound]) -> None:
     res.pattern = bounds
     declared, sz = res.declared, res.special_zero
     engine = reshape_v1 if layer.kind == "reshape" else onednn_reshape
-    outcomes = [(shape, graph.reshaped(engine, shape, bounds, sz)) for shape in candidates]
-    in_shape, expected = next((o for o in outcomes if declared is not None and not isinstance(o[1], ReshapeError)
-                               and len(declared) == len(o[1]) and not differing(declared, o[1], _ANY)),
-                              outcomes[0])
+    in_shape, expected = _explaining(declared, [(shape, graph.reshaped(engine, shape, bounds, sz))
+                                                for shape in candidates])
     res.input_shape = in_shape
     if isinstance(expected, ReshapeError):
         c.find(INVALID_PATTERN, f"input {format_shape(in_shape)}, pattern "
@@ -223,6 +222,13 @@ def _spec_checks(c: _Check, in_shape: Shape, bounds: list[Bound], expected: list
                    f"{format_shape(expected)} has {vout}; OpenVINO accepts this pattern only because it skips "
                    "the volume check")
             c.res.status = Status.INVALID
+
+
+def _explaining(declared: Optional[list[int]], outcomes: list[tuple[Shape, object]]) -> tuple[Shape, object]:
+    """Of the (input reading, what it gives) pairs, the first whose output the declared dims agree with, else
+    the first: with a lying layer upstream, the blame stays with the liar."""
+    return next((o for o in outcomes if declared is not None and isinstance(o[1], list)
+                 and len(declared) == len(o[1]) and not differing(declared, o[1], _ANY)), outcomes[0])
 
 
 def _input(layer: "Layer", index: int) -> Optional["Port"]:
@@ -304,19 +310,16 @@ def check_view(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findin
     message), unverified axes (IR109), the edges in and out."""
     c = _Check(layer, graph)
     res = c.res
-    data_port = _input(layer, 0)
-    if data_port is None or c.out is None:
-        c.findings.append(Finding(S.MISSING_PORT, f"{c.who} has no {'data input' if data_port is None else 'output'} "
-                                  "port", layer.line, layer.ref))
-        res.status = Status.INVALID
+    try:
+        data_port = _ports(c)
+    except _Done:
         return res, c.findings
     candidates = _input_candidates(data_port, graph)
     c.findings.extend(_check_input_edge(layer, data_port, graph, candidates))
     declared = res.declared
-    outcomes = [(shape, graph.infer_output(layer, c.out, [shape, *(graph.input_shape(p) for p in layer.inputs[1:])]))
-                for shape in candidates]
-    in_shape, expected = next((o for o in outcomes if declared is not None and isinstance(o[1], list)
-                               and len(declared) == len(o[1]) and not differing(declared, o[1], _ANY)), outcomes[0])
+    others = [graph.input_shape(p) for p in layer.inputs[1:]]
+    in_shape, expected = _explaining(declared, [(shape, graph.infer_output(layer, c.out, [shape, *others]))
+                                                for shape in candidates])
     res.input_shape = in_shape
     if isinstance(expected, str):  # OpenVINO rejects the layer
         c.find(INVALID_PATTERN, f"input {format_shape(in_shape)}: {expected}")

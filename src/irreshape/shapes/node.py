@@ -27,8 +27,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union
 
-from ..core.dims import INF, Dim, Shape
+from ..core.dims import Dim, Shape
 from ..core.text import parse_bool, parse_ints
+from .reshape import bound_value
 from .values import INT_RANGES, Tensor, wrap
 
 
@@ -66,6 +67,11 @@ class Node:
 
     def __repr__(self) -> str:
         return f"Node({self.type}-{self.version}, inputs={self.inputs!r})"
+
+    @property
+    def opset(self) -> int | None:
+        """The opset number of the layer's ``version`` (``opset8`` → 8); None for any other spelling."""
+        return opset_number(self.version)
 
     # -- attributes ---------------------------------------------------------------------------------
     def attr(self, name: str, default: str | None = None) -> str | None:
@@ -160,7 +166,7 @@ class Node:
             return None
         if t.et not in INT_RANGES:
             return [(int(a), int(b)) for a, b in zip(t.lo, t.hi)]
-        return [(_remap(a, t.et), _remap(b, t.et)) for a, b in zip(t.lo, t.hi)]
+        return [(bound_value(a, t.et), bound_value(b, t.et)) for a, b in zip(t.lo, t.hi)]
 
     def as_shape(self, i: int) -> Shape:
         """``get_input_const_data_as_shape``: input ``i`` read as dims; None where OpenVINO has no bounds for it.
@@ -178,15 +184,9 @@ class Node:
         return [Dim(lo, hi) for lo, hi in b]  # type: ignore[union-attr]
 
 
-def _remap(v: int, et: str) -> int:
-    lo, hi = {"i32": (-(1 << 31), (1 << 31) - 1), "i64": (-(1 << 63), INF)}.get(et, (None, None))
-    if v == hi:
-        return INF
-    if v == lo:
-        return -(1 << 63)
-    if v >= 1 << 63:
-        v -= 1 << 64
-    return v
+def opset_number(version: str | None) -> int | None:
+    """``"opset8"`` → 8; None for anything else."""
+    return int(version[5:]) if version and version.startswith("opset") and version[5:].isdigit() else None
 
 
 def parse_flag(text: str | None, default: bool = False) -> bool:

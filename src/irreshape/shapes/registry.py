@@ -9,12 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from . import ops  # noqa: F401  every family registers its ops on import
-from .node import (SHAPES, VALUES, Node, ShapeError, ShapeFn, Undecided, ValueFn, parse_flag,  # noqa: F401
-                   passthrough, shape_infer, value_eval)
-
-
-def _opset(version: str | None) -> int | None:
-    return int(version[5:]) if version and version.startswith("opset") and version[5:].isdigit() else None
+from .node import (SHAPES, VALUES, Node, ShapeError, ShapeFn, Undecided, ValueFn, opset_number,  # noqa: F401
+                   parse_flag, passthrough, shape_infer, value_eval)
 
 
 def _find(table: dict, kind: str, version: str) -> Callable | None:
@@ -35,9 +31,10 @@ def _lookup(table: dict, kind: str, version: str) -> Callable | None:
     fn = table.get((kind, version)) or table.get((kind, None))
     if fn is not None:
         return fn
-    n = _opset(version)
+    n = opset_number(version)
     if n is not None:
-        earlier = [(k, f) for (t, v), f in table.items() if t == kind and (k := _opset(v)) is not None and k < n]
+        earlier = [(k, f) for (t, v), f in table.items()
+                   if t == kind and (k := opset_number(v)) is not None and k < n]
         if earlier:
             return max(earlier, key=lambda e: e[0])[1]
     return None

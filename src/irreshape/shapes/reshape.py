@@ -164,22 +164,22 @@ def reshape_v1(input_shape: Shape, bounds: Sequence[Bound], special_zero: bool) 
     return out
 
 
-def pattern_from_values(values: Sequence[int], element_type: str) -> list[Bound]:
-    """Const pattern values → bounds, with OpenVINO's remapping of the integer limits.
+def bound_value(v: int, element_type: str) -> int:
+    """One integer value as ``get_input_bounds`` reads it: the minimum/maximum of i32 and i64 become
+    INT64_MIN/INT64_MAX (so a maximum reads as a dynamic dim), and an unsigned value is cast to int64 (u64
+    max reads as -1)."""
+    lims = _LIMITS.get(element_type.lower())
+    if lims is not None:
+        if v == lims[0]:
+            return INT64_MIN
+        if v == lims[1]:
+            return INF
+    return v - (1 << 64) if v >= 1 << 63 else v
 
-    ``get_input_bounds`` maps the minimum/maximum of i32 and i64 to INT64_MIN/INT64_MAX (so a
-    maximum reads as a dynamic dim), and an unsigned value is cast to int64 (u64 max reads as -1).
-    """
-    et = element_type.lower()
-    lims = {"i32": (-(1 << 31), (1 << 31) - 1), "i64": (INT64_MIN, INF)}.get(et)
-    out = []
-    for v in values:
-        if lims is not None:
-            if v == lims[0]:
-                v = INT64_MIN
-            elif v == lims[1]:
-                v = INF
-        if v >= 1 << 63:
-            v -= 1 << 64
-        out.append(Bound(v, v))
-    return out
+
+_LIMITS = {"i32": (-(1 << 31), (1 << 31) - 1), "i64": (INT64_MIN, INF)}
+
+
+def pattern_from_values(values: Sequence[int], element_type: str) -> list[Bound]:
+    """Const pattern values → bounds, each as :func:`bound_value` reads it."""
+    return [Bound.value(bound_value(v, element_type)) for v in values]

@@ -31,10 +31,9 @@ def _dyn(rank: int | None) -> Shape:
 
 def _opset(node: Node) -> int:
     """The opset number of the layer's ``version`` (``opset8`` → 8)."""
-    v = node.version
-    if v.startswith("opset") and v[5:].isdigit():
-        return int(v[5:])
-    raise Undecided(f"version {node.version!r} is not an opset OpenVINO's IR reader knows")
+    if node.opset is None:
+        raise Undecided(f"version {node.version!r} is not an opset OpenVINO's IR reader knows")
+    return node.opset
 
 
 def _shape_input(node: Node, i: int, read: Callable[[int], Dim]) -> Shape:

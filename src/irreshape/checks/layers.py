@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..core.dims import Agreement, Shape, differing, format_shape
+from ..core.dims import Agreement, Shape, format_shape
 from ..core.findings import Finding
 from ..core.results import LayerResult, PortResult, Status
 from ..core.text import fmt_list
@@ -12,7 +12,7 @@ from ..frontends.openvino.model import IRModel, Layer, Port
 from ..rules.layers import (DYNAMIC_DECLARED, EDGE_MISMATCH, NOT_INFERRED, OUTPUT_MISMATCH, RANK_MISMATCH, REJECTED,
                             UNPROVEN)
 from .graph import Graph, describe
-from .reshape import FAMILY
+from .reshape import FAMILY, disagreement
 
 _READ = ("inferred", "declared")
 _WORST = (Status.INVALID, Status.MISMATCH, Status.UNVERIFIED, Status.TRUSTED)  # a layer's status: its worst port's  # origins whose shape is OpenVINO's: compared with what the XML declares
@@ -88,13 +88,11 @@ def _verdict(declared: tuple[int, ...], shape: list) -> tuple:
     agree."""
     if len(declared) != len(shape):
         return RANK_MISMATCH, f" (rank {len(declared)}, not {len(shape)})"
-    if all(d.lo == d.hi == v for v, d in zip(declared, shape)):
+    answer = disagreement(declared, shape, _ANSWERS)
+    if answer is None:
         return None, ""
-    for wrong, rule, what in _ANSWERS:
-        bad = differing(declared, shape, wrong)
-        if bad:
-            return rule, f": dim {', '.join(map(str, bad))} {what}"
-    return None, ""
+    rule, what, bad = answer
+    return rule, f": dim {', '.join(map(str, bad))} {what}"
 
 
 def _edges(layer: Layer, graph: Graph) -> Iterator[Finding]:

@@ -256,12 +256,22 @@ def _compare(c: _Check, declared: list[int], expected: list[Dim]) -> Status:
         c.find(RANK_MISMATCH, f"declares {fmt_list(declared)} (rank {len(declared)}), expected {exp} "
                f"(rank {len(expected)})")
         return Status.MISMATCH
-    for wrong, rule, what in _ANSWERS:
+    answer = disagreement(declared, expected, _ANSWERS)
+    if answer is None:
+        return Status.OK
+    rule, what, bad = answer
+    c.find(rule, f"declares {fmt_list(declared)}, expected {exp}{what.format(', '.join(map(str, bad)))}")
+    return Status.MISMATCH
+
+
+def disagreement(declared: list[int] | tuple[int, ...], expected: list[Dim], answers) -> tuple | None:
+    """(rule, message end, the dims) of the first of ``answers`` ((agreements, rule, message end), most
+    serious first) that some declared dim's agreement with the expected one is in; None where they agree."""
+    for wrong, rule, what in answers:
         bad = differing(declared, expected, wrong)
         if bad:
-            c.find(rule, f"declares {fmt_list(declared)}, expected {exp}{what.format(', '.join(map(str, bad)))}")
-            return Status.MISMATCH
-    return Status.OK
+            return rule, what, bad
+    return None
 
 
 def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: list[Shape]) -> Iterator[Finding]:

@@ -82,10 +82,9 @@ def fix_file(result: FileResult, write: bool, skip: Skip = ()) -> FixOutcome:
     lines = original.splitlines(keepends=True)
     fix = (formats.of(path) or formats.DEFAULT).load("fix")
     plan: Plan = fix(lines, result, _skipper(skip))
-    outcome = FixOutcome(path, original, fixed=plan.fixed, refused=plan.refused, error=plan.error)
+    outcome = FixOutcome(path, original, fixed=[] if plan.error else plan.fixed, refused=plan.refused,
+                         error=plan.error)
     if plan.error is not None or not plan.changes:
-        if plan.error is not None:
-            outcome.fixed = []
         return outcome
     new = apply(lines, plan.changes)
     outcome.diff_text = unified_diff(path, lines, plan.changes)

@@ -63,14 +63,15 @@ def test_no_error_on_unmodified_models(path):
     assert not errors
 
 
-def corrupt_dims(path: Path, out_dir: Path, per_model: int = 10) -> tuple[Path, dict[str, int]]:
-    """Copy ``path`` with one static output dim of up to ``per_model`` computed-pattern Reshapes changed."""
+def computed_dim_faults(path: Path, per_model: int = 6) -> list[tuple[str, int, str]]:
+    """Up to ``per_model`` single faults of ``path``: (Reshape name, line index, the line with one static
+    output dim of that computed-pattern Reshape changed)."""
     result = check_file(str(path))
     model = result.model
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    changed: dict[str, int] = {}
+    faults = []
     for lr in result.layers:
-        if len(changed) >= per_model or lr.status != "ok" or not lr.expected_known or lr.layer.kind != "reshape":
+        if len(faults) >= per_model or lr.status != "ok" or not lr.expected_known or lr.layer.kind != "reshape":
             continue
         src = model.producer(lr.layer.id, lr.layer.inputs[1].id)
         if src is None or src[0].kind == "const":
@@ -80,30 +81,28 @@ def corrupt_dims(path: Path, out_dir: Path, per_model: int = 10) -> tuple[Path, 
         if axis is None or len(port.dim_lines) <= axis:
             continue
         line = port.dim_lines[axis] - 1
-        wrong = lr.expected[axis].lo + 1
-        lines[line], n = re.subn(r"<dim>\s*-?\d+\s*</dim>", f"<dim>{wrong}</dim>", lines[line], count=1)
+        wrong, n = re.subn(r"<dim>\s*-?\d+\s*</dim>", f"<dim>{lr.expected[axis].lo + 1}</dim>", lines[line], count=1)
         assert n == 1
-        changed[lr.layer.name] = axis
-    out = out_dir / path.name
-    out.write_text("".join(lines), encoding="utf-8")
-    os.symlink(path.with_suffix(".bin"), out.with_suffix(".bin"))
-    return out, changed
+        faults.append((lr.layer.name, line, wrong))
+    return faults
 
 
 @pytest.mark.skipif(not PATHS, reason="no exported models in tests/data/models")
 def test_corrupted_dims_of_computed_patterns_are_errors(tmp_path):
+    """One fault at a time: an error on that Reshape and on no other layer."""
     corrupted = 0
     for path in PATHS:
-        out_dir = tmp_path / path.stem
-        out_dir.mkdir()
-        out, changed = corrupt_dims(path, out_dir)
-        if not changed:
-            continue
-        result = check_file(str(out))
-        by_name = {lr.layer.name: lr for lr in result.layers}
-        for name in changed:
+        lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+        for k, (name, line, wrong) in enumerate(computed_dim_faults(path)):
+            out = tmp_path / f"{path.stem}_{k}.xml"
+            out.write_text("".join(lines[:line] + [wrong] + lines[line + 1:]), encoding="utf-8")
+            os.symlink(path.with_suffix(".bin"), out.with_suffix(".bin"))
+            result = check_file(str(out))
+            by_name = {lr.layer.name: lr for lr in result.layers}
             assert by_name[name].status == "mismatch", (path.name, name)
             assert any(f.code == "IR101" and f.layer is not None and f.layer.name == name
                        for f in result.findings), (path.name, name)
-        corrupted += len(changed)
+            assert {f.layer.name for f in result.findings if f.severity == "error" and f.layer} == {name}, \
+                (path.name, name)
+            corrupted += 1
     assert corrupted >= 10

@@ -33,7 +33,7 @@ def _faults():
             port = layer.outputs[0] if layer.outputs else None
             # a layer irreshape cannot infer (undecided) keeps its declared dims: a lie there is not seen
             if layer.type in TYPES and port is not None and port.dims and any(d > 0 for d in port.dims) \
-                    and graph.shape(port) is not None and graph.origin[id(port)] == "inferred":
+                    and graph.shape(port) is not None and graph.origin(port) == "inferred":
                 by_type.setdefault(layer.type, []).append(layer)
         for layers in by_type.values():
             layer = rng.choice(layers)

@@ -97,8 +97,24 @@ def _mode_for(values: tuple[int, ...], wanted: str) -> str:
     return wanted
 
 
+def _fed_by(model, layer, ids: set[str]) -> bool:
+    """Whether a layer in ``ids`` is upstream of ``layer``."""
+    stack, seen = [layer], set()
+    while stack:
+        for port in stack.pop().inputs:
+            src = model.producer(port.layer.id, port.id) if port.layer is not None else None
+            if src is None or src[0].id in seen:
+                continue
+            if src[0].id in ids:
+                return True
+            seen.add(src[0].id)
+            stack.append(src[0])
+    return False
+
+
 def corrupt(path: Path, mode_of=lambda i: MODES[i % len(MODES)]) -> list[str]:
-    """Corrupt every checked-ok Reshape output, and every consumer input on that edge, in place.
+    """Corrupt every checked-ok Reshape output, and every consumer input on that edge, in place; not a Reshape
+    downstream of one already corrupted (a layer that agrees with a liar upstream is not blamed).
 
     Returns the ids of the corrupted layers.
     """
@@ -111,6 +127,8 @@ def corrupt(path: Path, mode_of=lambda i: MODES[i % len(MODES)]) -> list[str]:
         layer = model.layers[res.layer.id]
         out = layer.outputs[0]
         if not out.dim_lines:
+            continue
+        if _fed_by(model, layer, set(done)):
             continue
         mode = _mode_for(out.dims, mode_of(i))
         for port in [out] + [p for _, p in model.consumers(layer.id, out.id)]:

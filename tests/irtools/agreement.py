@@ -58,7 +58,7 @@ def ports(path: str, core: ov.Core | None = None) -> list[Port]:
         outs = want[k] if k < len(want) else []
         for i, port in enumerate(layer.outputs):
             got = format_shape(graph.shape(port))
-            rows.append(Port(Path(path).name, layer.name, layer.type, layer.version, graph.origin.get(id(port), "?"),
+            rows.append(Port(Path(path).name, layer.name, layer.type, layer.version, graph.origin(port),
                              got, outs[i] if i < len(outs) else "missing"))
     graph.weights.close()
     return rows

@@ -58,7 +58,7 @@ def _const_shape(layer: Layer) -> list[Dim] | None:
         dims = parse_ints(layer.data.get("shape", "")) if "shape" in layer.data else None
     except ValueError:
         return None
-    return None if dims is None or any(d < 0 for d in dims) else [Dim.of(d) for d in dims]
+    return None if dims is None or any(d < 0 for d in dims) else _declared(dims)
 
 
 def describe(layer: Layer) -> str:
@@ -120,14 +120,12 @@ class Graph:
     """Shapes and values of one IR. ``trust_declared`` (the Reshape checks' reading): a layer's declared static
     dims win and only its dynamic ones are re-inferred. Without it, every layer with a shape function is
     inferred from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on, as
-    OpenVINO's ``read_model`` does; ``origin`` then says, per output port, how its shape was had."""
+    OpenVINO's ``read_model`` does; ``origin`` then says how an output port's shape was had."""
 
     def __init__(self, model: IRModel, weights: Weights | None = None, trust_declared: bool = True) -> None:
         self.model = model
         self.trust_declared = trust_declared
-        # id(port) -> "inferred", "declared" (a Parameter, a Const), "trusted" (no shape function),
-        # "undecided" (irreshape cannot tell what OpenVINO infers), or OpenVINO's error where it rejects the layer
-        self.origin: dict[int, str] = {}
+        self._origin: dict[int, str] = {}  # id(port) -> how its shape was had, when not as usual (see origin)
         self.weights = weights if weights is not None else Weights(model.bin_path)
         model.link()  # every input port knows its source
         # memos per output port, keyed by the port's identity (the model keeps every port alive)
@@ -180,12 +178,20 @@ class Graph:
 
     def shape(self, port: Port) -> Shape:
         """The dims of an output port: declared, with dynamic dims re-inferred where irreshape can."""
+        shapes = self._shapes
         try:
-            return self._shapes[id(port)]
+            return shapes[id(port)]
         except KeyError:
-            walk(self._shapes, port, self._shape_sources, self._infer_shape,
-                 lambda lay, out, why: self._declared_shape(lay, out))
-            return self._shapes[id(port)]
+            pass
+        layer = port.layer
+        sources = self._shape_sources(layer)  # type: ignore[arg-type]
+        for src in sources:
+            if src is not None and id(src) not in shapes:  # a walk, for the sources first
+                walk(shapes, port, self._shape_sources, self._infer_shape,
+                     lambda lay, out, why: self._declared_shape(lay, out))
+                return shapes[id(port)]
+        shape = shapes[id(port)] = self._infer_shape(layer, port, sources)  # type: ignore[arg-type]
+        return shape
 
     def _shape_sources(self, layer: Layer) -> list[Port | None]:
         """The output ports whose shapes the re-inference of ``layer``'s outputs needs: none when every
@@ -229,16 +235,19 @@ class Graph:
     def _infer_from_inputs(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
         """The whole-graph reading: the op's shape function on its inputs' inferred shapes; the declared dims
         where there is none, where it cannot tell, or where OpenVINO rejects the layer."""
-        origin = self.origin
+        origin = self._origin
         if layer.kind == "const":
             known = self._const_shapes.get(id(layer.data))  # Consts of equal <data> share the dict
             if known is None:
                 shape = _const_shape(layer)
                 known = self._const_shapes[id(layer.data)] = (layer.data, None if shape is None else self._intern(shape))
-            origin[id(port)] = "declared" if known[1] is not None else "trusted"
-            return known[1] if known[1] is not None else self._declared_shape(layer, port)
+            if known[1] is not None:
+                return known[1]
+            origin[id(port)] = "trusted"
+            return self._declared_shape(layer, port)
         if not sources:
-            origin[id(port)] = "declared" if layer.kind == "parameter" else "trusted"
+            if layer.kind != "parameter":
+                origin[id(port)] = "trusted"
             return self._declared_shape(layer, port)
         if any(src is None for src in sources):
             origin[id(port)] = "undecided"
@@ -247,8 +256,16 @@ class Graph:
         if out is _UNDECIDED or isinstance(out, str):
             origin[id(port)] = "undecided" if out is _UNDECIDED else out  # type: ignore[assignment]
             return self._declared_shape(layer, port)
-        origin[id(port)] = "inferred"
         return out  # type: ignore[return-value]  # a shape; None is a dynamic rank
+
+    def origin(self, port: Port) -> str:
+        """How the whole-graph reading had an output port's shape (once ``shape`` gave it): "inferred",
+        "declared" (a Parameter, a Const), "trusted" (no shape function), "undecided" (irreshape cannot tell
+        what OpenVINO infers), or OpenVINO's error message where it rejects the layer."""
+        how = self._origin.get(id(port))
+        if how is not None:
+            return how
+        return "declared" if port.layer.kind in ("const", "parameter") else "inferred"  # type: ignore[union-attr]
 
     def infer_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
         """What the op's shape function gives ``port`` from the input shapes ``ins`` (memoised by content): a

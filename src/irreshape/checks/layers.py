@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..core.dims import Agreement, Shape, format_shape
 from ..core.findings import Finding
@@ -14,17 +14,23 @@ from ..rules.layers import (DYNAMIC_DECLARED, EDGE_MISMATCH, NOT_INFERRED, OUTPU
 from .graph import Graph, describe
 from .reshape import FAMILY, disagreement
 
-_READ = ("inferred", "declared")
-_WORST = (Status.INVALID, Status.MISMATCH, Status.UNVERIFIED, Status.TRUSTED)  # a layer's status: its worst port's  # origins whose shape is OpenVINO's: compared with what the XML declares
+_READ = ("inferred", "declared")  # origins whose shape is OpenVINO's: compared with what the XML declares
+_RANK = {s: i for i, s in enumerate((Status.OK, Status.TRUSTED, Status.UNVERIFIED, Status.MISMATCH, Status.INVALID))}
+_PASSED = (Status.OK, Status.TRUSTED)
+_BLAMED = (Status.MISMATCH, Status.INVALID)
 # which declared dims each rule reports, and how its message ends
 _ANSWERS = ((frozenset({Agreement.CONTRADICTS}), OUTPUT_MISMATCH, "differs"),
             (frozenset({Agreement.UNPROVEN}), UNPROVEN, "is dynamic, not the static value declared"),
             (frozenset({Agreement.LOOSE}), DYNAMIC_DECLARED, "is static"))
 
 
-def check_layers(model: IRModel, graph: Graph) -> tuple[list[LayerResult], list[Finding]]:
+def check_layers(model: IRModel, graph: Graph, every: bool = True,
+                 second: Callable[[], Graph | None] = lambda: None) -> tuple[list[LayerResult], list[Finding]]:
     """The verdicts and findings of every layer but the Reshape family's (their own rules judge them), from
-    ``graph``, a whole-graph reading (``trust_declared=False``)."""
+    ``graph``, a whole-graph reading (``trust_declared=False``). A layer that fails there and passes in the
+    ``second`` reading (where the Reshapes that lie keep their declared dims) is not blamed. Without
+    ``every``, only the verdicts of the layers that are not ``ok`` or ``trusted`` (what ``--fix`` and the
+    report need): a deep model has tens of thousands of layers."""
     results: list[LayerResult] = []
     findings: list[Finding] = []
     trusted: dict[str, Layer] = {}
@@ -32,32 +38,15 @@ def check_layers(model: IRModel, graph: Graph) -> tuple[list[LayerResult], list[
     for layer in model.layers.values():
         if layer.kind in FAMILY:
             continue
-        res = LayerResult(layer, Status.OK, None, outputs=[])
-        statuses = set()
-        for port in layer.outputs:
-            shape, origin = graph.shape(port), graph.origin.get(id(port), "")
-            known = origin in _READ
-            res.outputs.append(PortResult(port.id, None if port.dims is None else list(port.dims), shape, known))  # type: ignore[union-attr]
-            if origin == "trusted":
-                trusted.setdefault(layer.type, layer)
-                statuses.add(Status.TRUSTED)
-            elif known:
-                found = _compare(layer, port, shape, verdicts)
-                findings += found
-                statuses.add(Status.MISMATCH if found else Status.OK)
-            elif origin == "undecided":
-                statuses.add(Status.UNVERIFIED)
-            elif Status.INVALID not in statuses:
-                statuses.add(Status.INVALID)
-                findings.append(Finding(REJECTED, f"{describe(layer)}: OpenVINO rejects it: {origin}", layer.line,
-                                        layer.ref))
-        if Status.INVALID not in statuses:
-            findings += _edges(layer, graph)
-        res.status = next((s for s in _WORST if s in statuses), Status.OK)
-        if res.outputs:
-            first = res.outputs[0]
-            res.declared, res.expected, res.expected_known = first.declared, first.expected, first.expected_known
-        results.append(res)
+        reading = graph
+        status, found = _judge(layer, graph, verdicts, trusted)
+        if status in _BLAMED and (alt := second()) is not None:
+            status2, found2 = _judge(layer, alt, verdicts, trusted)
+            if status2 not in _BLAMED:
+                status, found, reading = status2, found2, alt
+        findings += found
+        if every or status not in _PASSED:
+            results.append(_verdict_on(layer, status, reading))
     for layer in trusted.values():
         findings.append(Finding(NOT_INFERRED, f"{layer.type} (first: {layer.name!r}, id {layer.id}): no shape "
                                 "inference for this op type in irreshape; its layers' declared dims are trusted",
@@ -65,22 +54,63 @@ def check_layers(model: IRModel, graph: Graph) -> tuple[list[LayerResult], list[
     return results, findings
 
 
-def _compare(layer: Layer, port: Port, shape: Shape, verdicts: dict) -> list[Finding]:
+def _judge(layer: Layer, graph: Graph, verdicts: dict, trusted: dict[str, Layer]) -> tuple[Status, list[Finding]]:
+    """A layer's status (its worst output port's) and findings in one reading of the graph."""
+    status = Status.OK
+    findings: list[Finding] = []
+    for port in layer.outputs:
+        shape, origin = graph.shape(port), graph.origin(port)
+        if origin in _READ:
+            found = _compare(layer, port, shape, verdicts)
+            if found:
+                findings.append(found)
+                status = _worse(status, Status.MISMATCH)
+        elif origin == "trusted":
+            trusted.setdefault(layer.type, layer)
+            status = _worse(status, Status.TRUSTED)
+        elif origin == "undecided":
+            status = _worse(status, Status.UNVERIFIED)
+        elif status is not Status.INVALID:
+            status = Status.INVALID
+            findings.append(Finding(REJECTED, f"{describe(layer)}: OpenVINO rejects it: {origin}", layer.line,
+                                    layer.ref))
+    if layer.inputs and status is not Status.INVALID:
+        findings += _edges(layer, graph)
+    return status, findings
+
+
+def _worse(a: Status, b: Status) -> Status:
+    """A layer's status is its worst port's."""
+    return a if _RANK[a] >= _RANK[b] else b
+
+
+def _verdict_on(layer: Layer, status: Status, graph: Graph) -> LayerResult:
+    """A layer's verdict with every output port's declared and expected dims (the first port's at the top)."""
+    outputs = [PortResult(port.id, None if port.dims is None else list(port.dims), graph.shape(port),
+                          graph.origin(port) in _READ) for port in layer.outputs]
+    res = LayerResult(layer, status, None, outputs=outputs)
+    if outputs:
+        res.declared, res.expected, res.expected_known = outputs[0].declared, outputs[0].expected, \
+            outputs[0].expected_known
+    return res
+
+
+def _compare(layer: Layer, port: Port, shape: Shape, verdicts: dict) -> Finding | None:
     """The finding on an output port whose declared dims are not OpenVINO's, if any. ``verdicts`` memoises
     (rule, bad dims) by the identities of the declared dims tuple and the inferred shape, both shared."""
     declared = port.dims
     if declared is None or shape is None:
-        return []
+        return None
     key = (id(declared), id(shape))
     verdict = verdicts.get(key)
     if verdict is None:
         verdict = verdicts[key] = _verdict(declared, shape)
     rule, what = verdict
     if rule is None:
-        return []
+        return None
     where = (f"{describe(layer)}: output port {port.id} declares {fmt_list(declared)}, "
              f"OpenVINO infers {format_shape(shape)}")
-    return [Finding(rule, f"{where}{what}", port.line, layer.ref)]
+    return Finding(rule, f"{where}{what}", port.line, layer.ref)
 
 
 def _verdict(declared: tuple[int, ...], shape: list) -> tuple:
@@ -103,7 +133,7 @@ def _edges(layer: Layer, graph: Graph) -> Iterator[Finding]:
         src = port.source
         if src is None or port.dims is None or src.dims is None or src.layer.kind in FAMILY:  # type: ignore[union-attr]
             continue
-        if graph.origin.get(id(src)) not in _READ or tuple(port.dims) == tuple(src.dims):
+        if port.dims == src.dims or graph.origin(src) not in _READ:
             continue
         shape = graph.shape(src)
         carried = None if shape is None else tuple(d.to_ir() for d in shape)

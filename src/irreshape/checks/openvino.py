@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from ..core.dims import Dim, Shape
 from ..core.order import topological
-from ..core.results import FileResult, Options, PortResult, Status
+from ..core.results import FileResult, LayerResult, Options, PortResult, Status
 from ..frontends.openvino import NotIR, parse
-from ..frontends.openvino.model import IRModel, Port
+from ..frontends.openvino.model import IRModel, Layer, Port
 from ..frontends.openvino.reader import SUPPORTED_VERSIONS
 from ..rules import finding
 from ..rules import structure as S
@@ -39,6 +39,42 @@ def order(model: IRModel) -> tuple[list[str], list[str]]:
     return topological(list(model.layers), ((e.from_layer, e.to_layer) for e in model.edges))
 
 
+class _Readings:
+    """The whole-graph reading, the Reshape family's recomputed outputs in it, and a second reading in which
+    the Reshapes that lie keep their declared dims: a layer downstream of a liar (through its data or a ShapeOf
+    of it) that agrees with the second reading is not blamed, since the lie may be in the liar's pattern as
+    well as in its declared dims."""
+
+    def __init__(self, model: IRModel, graph: Graph) -> None:
+        self.model, self.graph = model, graph
+        self.honest: list[tuple[Port, Shape]] = []
+        self.lies: list[tuple[Port, Shape]] = []
+        self.alt: Graph | None = None
+
+    def second(self) -> Graph | None:
+        """The second reading, made when first asked for; None while no layer lies."""
+        if self.alt is None and self.lies:
+            self.alt = Graph(self.model, self.graph.weights, trust_declared=False)
+            for key in self.honest + self.lies:
+                self.alt.set_shape(*key)
+        return self.alt
+
+    def record(self, layer: Layer, verdict: LayerResult) -> None:
+        alt = self.alt
+        if verdict.expected_known and layer.outputs:
+            out = (layer.outputs[0], verdict.expected)
+            self.graph.set_shape(*out)
+            if verdict.status is Status.OK:
+                self.honest.append(out)
+                if alt is not None:
+                    alt.set_shape(*out)
+        if verdict.status in _LIES and layer.outputs and layer.outputs[0].dims is not None:
+            lie = (layer.outputs[0], [Dim.of(d) for d in layer.outputs[0].dims])
+            self.lies.append(lie)
+            if alt is not None:
+                alt.set_shape(*lie)
+
+
 def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     """Check a parsed model. A layer whose check fails internally gets an IR900 finding; the others go on."""
     result = FileResult(model.path, model=model)
@@ -50,13 +86,8 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     result.findings.extend(check_graph(model))
     ordered, cyclic = order(model)
     every = options is not None and options.layers == "all"
-    graph = Graph(model, trust_declared=not every)
-    # A second reading of the graph in which the Reshapes that lie keep their declared dims: a layer
-    # downstream of a liar (through its data or a ShapeOf of it) that agrees with this reading is not
-    # blamed, since the lie may be in the liar's pattern as well as in its declared dims.
-    honest: list[tuple[Port, Shape]] = []
-    lies: list[tuple[Port, Shape]] = []
-    alt: Graph | None = None
+    graph = Graph(model, trust_declared=False)
+    readings = _Readings(model, graph)
     try:
         for lid in ordered + cyclic:
             layer = model.layers[lid]
@@ -65,11 +96,8 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 continue
             try:
                 verdict, findings = check(layer, graph)
-                if lies and verdict.status in _LIES:
-                    if alt is None:
-                        alt = Graph(model, graph.weights, trust_declared=not every)
-                        for key in honest + lies:
-                            alt.set_shape(*key)
+                alt = readings.second() if verdict.status in _LIES else None
+                if alt is not None:
                     second, second_findings = check(layer, alt)
                     if second.status is Status.OK:
                         verdict, findings = second, second_findings
@@ -79,18 +107,7 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 result.findings.append(internal_error(model.path, e, layer))
                 result.internal_error = True
                 continue
-            if verdict.expected_known and layer.outputs:
-                out = (layer.outputs[0], verdict.expected)
-                graph.set_shape(*out)
-                if verdict.status is Status.OK:
-                    honest.append(out)
-                    if alt is not None:
-                        alt.set_shape(*out)
-            if verdict.status in _LIES and layer.outputs and layer.outputs[0].dims is not None:
-                lie = (layer.outputs[0], [Dim.of(d) for d in layer.outputs[0].dims])
-                lies.append(lie)
-                if alt is not None:
-                    alt.set_shape(*lie)
+            readings.record(layer, verdict)
             result.layers.append(verdict)
             result.findings.extend(findings)
         if every:
@@ -98,9 +115,12 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 port = verdict.layer.outputs[0] if verdict.layer.outputs else None
                 verdict.outputs = [] if port is None else [PortResult(port.id, verdict.declared, verdict.expected,
                                                                       verdict.expected_known)]
-            others, found = check_layers(model, graph)
+        others, found = check_layers(model, graph, every, readings.second)
+        if every:
             result.layers += others
-            result.findings += found
+        else:
+            result.flagged = others
+        result.findings += found
     finally:
         graph.weights.close()
     if cyclic:

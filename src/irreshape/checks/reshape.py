@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
-from ..core.dims import Agreement, Bound, Dim, Shape, agreement, differing, format_shape, is_static_shape, volume
+from ..core.dims import Agreement, Bound, Dim, Shape, agreement, differing, disagreements, format_shape, is_static_shape, volume
 from ..core.findings import Finding, Rule
 from ..core.results import LayerResult, Status
 from ..core.text import fmt_list, parse_bool
@@ -242,33 +242,35 @@ def _input_candidates(port: "Port", graph: "Graph") -> list[Shape]:
     src = port.source
     if src is None or src.dims is None or src.layer.kind == "parameter":  # type: ignore[union-attr]
         return [first]
-    declared = [Dim.of(v) for v in src.dims]
-    if first is not None and [d.to_ir() for d in first] == [d.to_ir() for d in declared]:
+    if first is not None and tuple([d.to_ir() for d in first]) == tuple(src.dims):
         return [first]
-    return [first, declared]
+    return [first, [Dim.of(v) for v in src.dims]]
 
 
 def _compare(c: _Check, declared: list[int], expected: list[Dim]) -> Status:
     """IR102 for another rank, IR101 for a dim that can never be what is declared, IR304 for a static dim
     where OpenVINO infers a dynamic one that contains it, IR105 for a -1 that could be static."""
-    exp = format_shape(expected)
     if len(declared) != len(expected):
-        c.find(RANK_MISMATCH, f"declares {fmt_list(declared)} (rank {len(declared)}), expected {exp} "
-               f"(rank {len(expected)})")
+        c.find(RANK_MISMATCH, f"declares {fmt_list(declared)} (rank {len(declared)}), expected "
+               f"{format_shape(expected)} (rank {len(expected)})")
         return Status.MISMATCH
     answer = disagreement(declared, expected, _ANSWERS)
     if answer is None:
         return Status.OK
     rule, what, bad = answer
-    c.find(rule, f"declares {fmt_list(declared)}, expected {exp}{what.format(', '.join(map(str, bad)))}")
+    c.find(rule, f"declares {fmt_list(declared)}, expected {format_shape(expected)}"
+           f"{what.format(', '.join(map(str, bad)))}")
     return Status.MISMATCH
 
 
 def disagreement(declared: list[int] | tuple[int, ...], expected: list[Dim], answers) -> tuple | None:
     """(rule, message end, the dims) of the first of ``answers`` ((agreements, rule, message end), most
     serious first) that some declared dim's agreement with the expected one is in; None where they agree."""
+    found = disagreements(declared, expected)
+    if not found:
+        return None
     for wrong, rule, what in answers:
-        bad = differing(declared, expected, wrong)
+        bad = [i for i, a in found if a in wrong]
         if bad:
             return rule, what, bad
     return None

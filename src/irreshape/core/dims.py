@@ -234,14 +234,20 @@ def agreement(declared: int, expected: Dim) -> Agreement:
     return Agreement.UNPROVEN if expected.contains(declared) else Agreement.CONTRADICTS
 
 
-def differing(declared: Sequence[int], expected: Sequence[Dim],
-              wrong: frozenset[Agreement] = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})) -> list[int]:
-    """The indexes of the declared dims whose agreement with ``expected`` is in ``wrong``."""
+def disagreements(declared: Sequence[int], expected: Sequence[Dim]) -> list[tuple[int, Agreement]]:
+    """(index, agreement) of each declared dim that does not simply agree with the expected one."""
     out = []
     for i, (d, e) in enumerate(zip(declared, expected)):
         lo, hi = e.lo, e.hi
         if d == lo == hi or (d == -1 and (lo != hi or lo == INF)):  # the common cases: they agree
             continue
-        if agreement(d, e) in wrong:
-            out.append(i)
+        a = agreement(d, e)
+        if a is not Agreement.AGREES:
+            out.append((i, a))
     return out
+
+
+def differing(declared: Sequence[int], expected: Sequence[Dim],
+              wrong: frozenset[Agreement] = frozenset({Agreement.UNPROVEN, Agreement.CONTRADICTS})) -> list[int]:
+    """The indexes of the declared dims whose agreement with ``expected`` is in ``wrong``."""
+    return [i for i, a in disagreements(declared, expected) if a in wrong]

@@ -41,8 +41,7 @@ class PortResult:
 class Options:
     max_xml_size: int = DEFAULT_MAX_SIZE
     debug: bool = False  # let an internal error raise (with its traceback) instead of reporting IR900
-    # "reshape": the Reshape family checked, other layers' declared static dims trusted; "all": the whole graph
-    # inferred from the Parameters, every layer checked against it
+    # the layers a report lists: "reshape", the Reshape family; "all", every layer (each is checked either way)
     layers: str = "reshape"
 
 
@@ -84,7 +83,9 @@ class LayerResult:
 @dataclass(slots=True)
 class FileResult:
     path: str
-    layers: list[LayerResult] = field(default_factory=list)
+    layers: list[LayerResult] = field(default_factory=list)  # what the report lists (Options.layers)
+    # the verdicts on the other layers that did not pass, for --fix (the Reshape family's are in ``layers``)
+    flagged: list[LayerResult] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     model: Any = None  # the model read (a frontend's); None once it crossed a process boundary
     internal_error: bool = False  # irreshape itself failed on this file (an IR900 finding): exit 2

@@ -67,7 +67,7 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
     duplicated = {d.id for d in model.duplicates}
     claimed: dict[int, tuple[int, ...]] = {}  # first dim line -> new dims, across layers
     edits: list[_PortEdit] = []
-    for res in result.layers:
+    for res in (*result.layers, *result.flagged):
         layer = res.layer
         if res.status is not Status.MISMATCH or skip(layer.id):
             continue

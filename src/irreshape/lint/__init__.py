@@ -150,7 +150,7 @@ def _lint_file(path: str, settings: Settings):
             result = check_file(path, options) or result
             _filter(result, settings)
     if result.model is not None:  # freed now, by reference counting, but for the layers the result shows
-        result.model.release(keep=[lr.layer for lr in result.layers])
+        result.model.release(keep=[lr.layer for lr in (*result.layers, *result.flagged)])
     result.model = None  # results travel between processes; reporters need only the spans
     return result, result.internal_error, fixed
 

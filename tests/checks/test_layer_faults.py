@@ -27,7 +27,7 @@ def _faults():
     out = []
     for xml in MODELS:
         model = parse(str(xml))
-        graph = Graph(model, trust_declared=False)
+        graph = Graph(model)
         by_type: dict[str, list] = {}
         for layer in model.layers.values():
             port = layer.outputs[0] if layer.outputs else None

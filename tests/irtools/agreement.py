@@ -48,7 +48,7 @@ def ports(path: str, core: ov.Core | None = None) -> list[Port]:
     for op in core.read_model(path).get_ordered_ops():
         theirs[op.get_friendly_name()].append([str(o.get_partial_shape()) for o in op.outputs()])
     model = parse(path)
-    graph = Graph(model, trust_declared=False)
+    graph = Graph(model)
     seen: collections.Counter = collections.Counter()
     rows = []
     for layer in model.layers.values():

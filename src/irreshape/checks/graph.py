@@ -1,12 +1,12 @@
 """Tensor shapes and integer tensor values in one IR graph, memoised per file.
 
-``Graph.shape`` gives the dims of an output port: a Parameter's ``shape`` attribute (it keeps
-intervals), the result the checker computed for a Reshape-family layer, else the declared
-``<dim>``s, whose dynamic (``-1``) dims are re-inferred by the op's shape function in the registry
-(:mod:`irreshape.shapes.registry`) the way OpenVINO re-infers them on reading. Declared static dims
-always win. Dims carry no symbols: OpenVINO's ``read_model`` attaches none (measured on openvino
-2026.4.1: no dim and no value of a read IR has a symbol), so a ``ShapeOf`` of the tensor being
-reshaped does not cancel against it, exactly as in OpenVINO.
+``Graph.shape`` gives the dims of an output port as OpenVINO's ``read_model`` infers them: from the
+Parameters' ``shape`` attributes (they keep intervals) and the Consts', through every layer, by the op's
+shape function in the registry (:mod:`irreshape.shapes.registry`); a Reshape-family layer's is the
+result its checker computed; the declared ``<dim>``s where an op has no shape function or irreshape cannot
+tell. Dims carry no symbols: OpenVINO's ``read_model`` attaches none (measured on openvino 2026.4.1: no
+dim and no value of a read IR has a symbol), so a ``ShapeOf`` of the tensor being reshaped does not
+cancel against it, exactly as in OpenVINO.
 
 ``Graph.value`` gives the value bounds of the integer tensor that feeds a Reshape's shape input,
 evaluating its subgraph (ShapeOf, Gather, Concat, arithmetic, ...) with the ops' value evaluators, the
@@ -117,41 +117,38 @@ class _InputShapes(Sequence[Shape]):
 
 
 class Graph:
-    """Shapes and values of one IR. ``trust_declared`` (the Reshape checks' reading): a layer's declared static
-    dims win and only its dynamic ones are re-inferred. Without it, every layer with a shape function is
-    inferred from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on, as
-    OpenVINO's ``read_model`` does; ``origin`` then says how an output port's shape was had."""
+    """Shapes and values of one IR, as OpenVINO's ``read_model`` infers them: every layer with a shape function
+    from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on; ``origin`` says
+    how an output port's shape was had. ``inputs`` gives Parameters (by layer id) shapes of the caller's
+    instead of their ``shape`` attribute."""
 
-    def __init__(self, model: IRModel, weights: Weights | None = None, trust_declared: bool = True) -> None:
+    def __init__(self, model: IRModel, weights: Weights | None = None, inputs: dict[str, Shape] | None = None) -> None:
         self.model = model
-        self.trust_declared = trust_declared
+        self.inputs = inputs or {}
         self._origin: dict[int, str] = {}  # id(port) -> how its shape was had, when not as usual (see origin)
         self.weights = weights if weights is not None else Weights(model.bin_path)
         model.link()  # every input port knows its source
         # memos per output port, keyed by the port's identity (the model keeps every port alive)
         self._shapes: dict[int, Shape] = {}
-        self._computed: dict[int, Shape] = {}
         self._results: dict[int, _Result] = {}
         self._values: dict[int, Evaluated] = {}
         # Memos by content, not by port: the layers of a deep model repeat the same few shapes and constants.
         # Equal shapes are one list (so a shape's id stands for its dims), a dims tuple or <data> dict shared
         # by the parser stands for its content, and the objects keyed by id are kept alive beside the result.
         self._interned: dict[tuple, list[Dim]] = {}
-        # id(port.dims) -> (dims, shape, static)
-        self._declared: dict[int, tuple[tuple[int, ...], Shape, bool]] = {}
+        self._declared: dict[int, tuple[tuple[int, ...], Shape]] = {}  # id(port.dims) -> (dims, shape)
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
         self._const_shapes: dict[int, tuple[dict, Shape]] = {}  # id(Const data) -> (data, its `shape`)
         # (op, version, id(attributes), outputs, ids of the input shapes) -> (the inputs whose values the shape
         # function read, {the identities of those Consts: its outputs}); see infer_output
         self._inferred: dict[tuple, tuple[tuple[int, ...], dict[tuple, object]]] = {}
-        self._merged: dict[tuple[int, int], Shape] = {}  # (id(declared), id(inferred)) -> merged
         self._bounds: dict[int, tuple[V.Tensor, list[Bound]]] = {}  # id(tensor) -> (tensor, its bounds)
         self._reshaped: dict[tuple, "Shape | ReshapeError"] = {}  # see reshaped
 
     # -- shapes ----------------------------------------------------------------------------------
     def set_shape(self, port: Port, shape: Shape) -> None:
-        """Record the shape the checker computed for an output port; it replaces the declared dims."""
-        self._shapes[id(port)] = self._computed[id(port)] = self._intern(shape)
+        """Record the shape the checker computed for an output port (a Reshape-family layer's)."""
+        self._shapes[id(port)] = self._intern(shape)
 
     def _intern(self, shape: Shape) -> Shape:
         """The one list holding these dims (shapes are never changed once made)."""
@@ -173,88 +170,68 @@ class Graph:
             self._reshaped[key] = out
         return out  # type: ignore[return-value]
 
-    def computed(self, port: Port) -> Shape:
-        return self._computed.get(id(port))
-
     def shape(self, port: Port) -> Shape:
-        """The dims of an output port: declared, with dynamic dims re-inferred where irreshape can."""
+        """The dims of an output port as OpenVINO infers them (the declared ones where irreshape cannot)."""
         shapes = self._shapes
         try:
             return shapes[id(port)]
         except KeyError:
             pass
-        layer = port.layer
-        sources = self._shape_sources(layer)  # type: ignore[arg-type]
+        layer: Layer = port.layer  # type: ignore[assignment]
+        if layer.kind == "const":
+            shape = shapes[id(port)] = self._const_output(layer, port)
+            return shape
+        sources = self._shape_sources(layer)
         for src in sources:
             if src is not None and id(src) not in shapes:  # a walk, for the sources first
                 walk(shapes, port, self._shape_sources, self._infer_shape,
                      lambda lay, out, why: self._declared_shape(lay, out))
                 return shapes[id(port)]
-        shape = shapes[id(port)] = self._infer_shape(layer, port, sources)  # type: ignore[arg-type]
+        shape = shapes[id(port)] = self._infer_shape(layer, port, sources)
         return shape
 
     def _shape_sources(self, layer: Layer) -> list[Port | None]:
-        """The output ports whose shapes the re-inference of ``layer``'s outputs needs: none when every
-        output is declared static (declared static dims win, when trusted) or the op has no shape function."""
-        if registry.shape_fn(layer.kind, layer.version) is None:
-            return []
-        if self.trust_declared and all(p.dims is not None and self._declared_entry(p.dims)[2] for p in layer.outputs):
+        """The output ports whose shapes the inference of ``layer``'s outputs needs: none for an op without a
+        shape function."""
+        if layer.kind == "const" or registry.shape_fn(layer.kind, layer.version) is None:
             return []
         sources = [p.source for p in layer.inputs]
         shapes = self._shapes
         for src in sources:  # a Const's shape needs no walk: its own, at once
             if src is not None and id(src) not in shapes and src.layer.kind == "const":  # type: ignore[union-attr]
-                shapes[id(src)] = self._infer_shape(src.layer, src, [])  # type: ignore[arg-type]
+                shapes[id(src)] = self._const_output(src.layer, src)  # type: ignore[arg-type]
         return sources
 
-    def _infer_shape(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
-        if not self.trust_declared:
-            return self._infer_from_inputs(layer, port, sources)
-        if not sources or port.dims is None or (layer.kind == "parameter" and "shape" in layer.data):
-            return self._declared_shape(layer, port)
-        _, declared, static = self._declared_entry(port.dims)
-        if static:
-            return declared
-        shapes = self._shapes
-        ins: list[Shape] = []
-        for src in sources:
-            if src is None:
-                return declared
-            ins.append(shapes[id(src)])
-        fn = registry.shape_fn(layer.kind, layer.version)
-        inferred = ins[0] if getattr(fn, "passthrough", False) else self.infer_output(layer, port, ins)
-        if not isinstance(inferred, list):
-            return declared
-        merged = self._merged.get((id(declared), id(inferred)))
-        if merged is None:  # the declared static dims, the inferred ones elsewhere
-            merged = declared if len(inferred) != len(declared) else self._intern(
-                [d if d.is_static else i for d, i in zip(declared, inferred)])
-            self._merged[(id(declared), id(inferred))] = merged
-        return merged
+    def _const_output(self, layer: Layer, port: Port) -> Shape:
+        """A Const's output: its ``shape`` attribute (Consts of equal <data> share the dict)."""
+        known = self._const_shapes.get(id(layer.data))
+        if known is None:
+            shape = _const_shape(layer)
+            known = self._const_shapes[id(layer.data)] = (layer.data, None if shape is None else self._intern(shape))
+        if known[1] is not None:
+            return known[1]
+        self._origin[id(port)] = "trusted"
+        return self._declared_shape(layer, port)
 
-    def _infer_from_inputs(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
-        """The whole-graph reading: the op's shape function on its inputs' inferred shapes; the declared dims
-        where there is none, where it cannot tell, or where OpenVINO rejects the layer."""
-        origin = self._origin
+    def _infer_shape(self, layer: Layer, port: Port, sources: list[Port | None]) -> Shape:
+        """The op's shape function on its inputs' inferred shapes; the declared dims where there is none, where
+        it cannot tell, or where OpenVINO rejects the layer."""
         if layer.kind == "const":
-            known = self._const_shapes.get(id(layer.data))  # Consts of equal <data> share the dict
-            if known is None:
-                shape = _const_shape(layer)
-                known = self._const_shapes[id(layer.data)] = (layer.data, None if shape is None else self._intern(shape))
-            if known[1] is not None:
-                return known[1]
-            origin[id(port)] = "trusted"
-            return self._declared_shape(layer, port)
+            return self._const_output(layer, port)
         if not sources:
             if layer.kind != "parameter":
-                origin[id(port)] = "trusted"
+                self._origin[id(port)] = "trusted"
             return self._declared_shape(layer, port)
-        if any(src is None for src in sources):
-            origin[id(port)] = "undecided"
-            return self._declared_shape(layer, port)
-        out = self.infer_output(layer, port, [self._shapes[id(src)] for src in sources])  # type: ignore[arg-type]
+        shapes = self._shapes
+        ins = []
+        for src in sources:
+            if src is None:
+                self._origin[id(port)] = "undecided"
+                return self._declared_shape(layer, port)
+            ins.append(shapes[id(src)])
+        out = self.infer_output(layer, port, ins)
         if out is _UNDECIDED or isinstance(out, str):
-            origin[id(port)] = "undecided" if out is _UNDECIDED else out  # type: ignore[assignment]
+            self._origin[id(port)] = "undecided" if out is _UNDECIDED else out  # type: ignore[assignment]
             return self._declared_shape(layer, port)
         return out  # type: ignore[return-value]  # a shape; None is a dynamic rank
 
@@ -325,25 +302,24 @@ class Graph:
             outputs = _UNDECIDED
         return outputs, tuple(dict.fromkeys(read))
 
-    def _declared_entry(self, dims: tuple[int, ...]) -> tuple[tuple[int, ...], Shape, bool]:
-        """(dims, the shape they declare, whether it is static), made once for a dims tuple the parser shares."""
-        known = self._declared.get(id(dims))
-        if known is None:
-            known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)), -1 not in dims)
-        return known
-
     def _declared_shape(self, layer: Layer, port: Port) -> Shape:
-        if layer.kind == "parameter" and "shape" in layer.data:
-            try:
-                return self._intern(parse_shape(layer.data["shape"]))
-            except ValueError:
-                pass
+        if layer.kind == "parameter":
+            if layer.id in self.inputs:
+                return self._intern(self.inputs[layer.id])
+            if "shape" in layer.data:
+                try:
+                    return self._intern(parse_shape(layer.data["shape"]))
+                except ValueError:
+                    pass
         dims = port.dims
         if dims is None:
             return None
         if not dims and layer.kind == "parameter":
             return self._intern([])  # no `shape` attribute and no dims: a scalar
-        return self._declared_entry(dims)[1]
+        known = self._declared.get(id(dims))
+        if known is None:
+            known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)))
+        return known[1]
 
     def input_shape(self, port: Port) -> Shape:
         """The shape arriving at an input port: the producer's, or this port's own dims without an edge."""

@@ -27,7 +27,7 @@ _ANSWERS = ((frozenset({Agreement.CONTRADICTS}), OUTPUT_MISMATCH, "differs"),
 def check_layers(model: IRModel, graph: Graph, every: bool = True,
                  second: Callable[[], Graph | None] = lambda: None) -> tuple[list[LayerResult], list[Finding]]:
     """The verdicts and findings of every layer but the Reshape family's (their own rules judge them), from
-    ``graph``, a whole-graph reading (``trust_declared=False``). A layer that fails there and passes in the
+    ``graph``, the whole-graph reading. A layer that fails there and passes in the
     ``second`` reading (where the Reshapes that lie keep their declared dims) is not blamed. Without
     ``every``, only the verdicts of the layers that are not ``ok`` or ``trusted`` (what ``--fix`` and the
     report need): a deep model has tens of thousands of layers."""

@@ -54,7 +54,7 @@ class _Readings:
     def second(self) -> Graph | None:
         """The second reading, made when first asked for; None while no layer lies."""
         if self.alt is None and self.lies:
-            self.alt = Graph(self.model, self.graph.weights, trust_declared=False)
+            self.alt = Graph(self.model, self.graph.weights)
             for key in self.honest + self.lies:
                 self.alt.set_shape(*key)
         return self.alt
@@ -86,7 +86,7 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     result.findings.extend(check_graph(model))
     ordered, cyclic = order(model)
     every = options is not None and options.layers == "all"
-    graph = Graph(model, trust_declared=False)
+    graph = Graph(model)
     readings = _Readings(model, graph)
     try:
         for lid in ordered + cyclic:

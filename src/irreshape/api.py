@@ -64,11 +64,13 @@ def _selectors(value: Optional[Iterable[str] | str]) -> Optional[list[str]]:
 def settings(select=None, extend_select=None, ignore=None, config: Optional[str] = None, isolated: bool = False,
              force_exclude: bool = False, max_xml_size=None, baseline: Optional[str] = None,
              jobs: Optional[int] = None, debug: bool = False, output_format: Optional[str] = None,
-             layers: Optional[str] = None) -> lint.Settings:
+             layers: Optional[str] = None, input_shape: Sequence[str] = (),
+             input_shapes_only: Sequence[str] = ()) -> lint.Settings:
     """The run's settings from the command line's options (None: not given) and the configuration file."""
     cli = {"select": _selectors(select), "extend-select": _selectors(extend_select), "ignore": _selectors(ignore),
            "output-format": output_format, "max-xml-size": max_xml_size, "baseline": baseline,
-           "force-exclude": force_exclude, "jobs": jobs or lint.default_jobs(), "debug": debug, "layers": layers}
+           "force-exclude": force_exclude, "jobs": jobs or lint.default_jobs(), "debug": debug, "layers": layers,
+           "input-shape": tuple(input_shape), "input-shapes-only": tuple(input_shapes_only)}
     try:
         return build(cli, config, isolated)
     except (ConfigError, BaselineError, SelectorError) as e:

@@ -100,10 +100,15 @@ def _default_format(stream: TextIO) -> str:
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
 @click.option("--fix", is_flag=True, help="Rewrite the lying <dim>s of mismatched layers (the .bin is never touched).")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; change nothing.")
+@click.option("--input-shape", "input_shape", multiple=True, metavar="NAME=[DIMS]",
+              help="Check the model at these input shapes instead (OpenVINO's notation: 8, ?, 1..8, 1.., ..8); "
+                   "repeat for each input. [DIMS] alone for a model with one input.")
+@click.option("--input-shapes-only", "input_shapes_only", multiple=True, metavar="NAME",
+              help="Check only this scenario of [tool.irreshape.input-shapes] (repeatable).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, output, statistics, exit_zero, quiet,
           color, config_file, isolated, force_exclude, max_xml_size, baseline, write_baseline, jobs, fix, diff,
-          debug) -> None:
+          input_shape, input_shapes_only, debug) -> None:
     """Check IR .xml files, and directories of them (default: the working directory).
 
     A `foo.bin` argument stands for `foo.xml`.
@@ -114,7 +119,10 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, ou
         raise click.UsageError("--fix and --diff exclude each other")
     try:
         settings = api.settings(select, extend_select, ignore, config_file, isolated, force_exclude, max_xml_size,
-                                baseline, jobs, debug, fmt, layers)
+                                baseline, jobs, debug, fmt, layers, input_shape, input_shapes_only)
+        if (fix or diff) and settings.scenarios_only:
+            raise click.UsageError("--fix and --diff rewrite the declared dims: not with --input-shape or "
+                                   "--input-shapes-only")
         settings.fix = "fix" if fix else ("diff" if diff else None)
         outcome = api.run(paths, settings, apply_baseline=not write_baseline)
     except api.UsageError as e:

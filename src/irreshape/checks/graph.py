@@ -120,11 +120,13 @@ class Graph:
     """Shapes and values of one IR, as OpenVINO's ``read_model`` infers them: every layer with a shape function
     from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on; ``origin`` says
     how an output port's shape was had. ``inputs`` gives Parameters (by layer id) shapes of the caller's
-    instead of their ``shape`` attribute."""
+    instead of their ``shape`` attribute: a scenario, in which the declared dims are the exported model's and
+    stand for nothing (an output irreshape cannot infer is then of dynamic rank)."""
 
     def __init__(self, model: IRModel, weights: Weights | None = None, inputs: dict[str, Shape] | None = None) -> None:
         self.model = model
         self.inputs = inputs or {}
+        self.scenario = inputs is not None
         self._origin: dict[int, str] = {}  # id(port) -> how its shape was had, when not as usual (see origin)
         self.weights = weights if weights is not None else Weights(model.bin_path)
         model.link()  # every input port knows its source
@@ -311,6 +313,8 @@ class Graph:
                     return self._intern(parse_shape(layer.data["shape"]))
                 except ValueError:
                     pass
+        elif self.scenario:
+            return None
         dims = port.dims
         if dims is None:
             return None

@@ -14,7 +14,9 @@ from ..rules import weights as W
 from . import internal_error
 from .graph import Graph
 from .layers import check_layers
+from .pinned import pinned_dims
 from .reshape import KINDS, VIEWS, check_layer, check_view
+from .scenarios import ScenarioError, own_findings, parameter_shapes, scenario_findings
 from .structure import check_graph, shape_cycles
 
 _UNREAD = frozenset(r.name for r in (S.XML_SYNTAX, S.UNREADABLE, S.FILE_TOO_LARGE, S.XML_ENTITIES))
@@ -28,7 +30,33 @@ def check_path(path: str, options: Options | None = None) -> FileResult | None:
         model = parse(path, (options or Options()).max_xml_size)
     except NotIR:
         return None
-    return check_model(model, options)
+    if options is None or not options.scenarios:
+        return check_model(model, options)
+    return check_scenarios(model, options)
+
+
+def check_scenarios(model: IRModel, options: Options) -> FileResult:
+    """The ordinary check (unless ``options.scenarios_only``) and a check at each scenario's shapes, in one
+    result; the verdicts are the ordinary check's, or the first scenario's alone. A scenario that does not fit
+    the model is the result's ``usage_error``."""
+    result = None if options.scenarios_only else check_model(model, options)
+    for scenario in options.scenarios:
+        try:
+            inputs = parameter_shapes(model, scenario)
+        except ScenarioError as e:
+            result = result or FileResult(model.path, model=model)
+            result.usage_error = str(e)
+            return result
+        under = check_model(model, options, inputs)
+        found = scenario_findings(under.findings, scenario)
+        if result is None:
+            result, result.findings = under, own_findings(under.findings) + found
+        else:
+            result.findings += found
+            result.internal_error |= under.internal_error
+    assert result is not None
+    result.sort()
+    return result
 
 
 def order(model: IRModel) -> tuple[list[str], list[str]]:
@@ -45,15 +73,15 @@ class _Readings:
     of it) that agrees with the second reading is not blamed, since the lie may be in the liar's pattern as
     well as in its declared dims."""
 
-    def __init__(self, model: IRModel, graph: Graph) -> None:
-        self.model, self.graph = model, graph
+    def __init__(self, model: IRModel, graph: Graph, alternative: bool = True) -> None:
+        self.model, self.graph, self.alternative = model, graph, alternative
         self.honest: list[tuple[Port, Shape]] = []
         self.lies: list[tuple[Port, Shape]] = []
         self.alt: Graph | None = None
 
     def second(self) -> Graph | None:
         """The second reading, made when first asked for; None while no layer lies."""
-        if self.alt is None and self.lies:
+        if self.alt is None and self.lies and self.alternative:
             self.alt = Graph(self.model, self.graph.weights)
             for key in self.honest + self.lies:
                 self.alt.set_shape(*key)
@@ -75,8 +103,17 @@ class _Readings:
                 alt.set_shape(*lie)
 
 
-def check_model(model: IRModel, options: Options | None = None) -> FileResult:
-    """Check a parsed model. A layer whose check fails internally gets an IR900 finding; the others go on."""
+def checker(layer: Layer):
+    """The check of a Reshape-family layer (None for any other layer)."""
+    return check_layer if layer.kind in KINDS else check_view if layer.kind in VIEWS else None
+
+
+def check_model(model: IRModel, options: Options | None = None, inputs: dict[str, Shape] | None = None) -> FileResult:
+    """Check a parsed model. A layer whose check fails internally gets an IR900 finding; the others go on.
+
+    ``inputs`` (Parameter layer id -> shape) checks the model at a scenario's shapes instead of its own: the
+    verdicts are on what OpenVINO infers there (a declared dim that differs is no mismatch), and the findings
+    those of every rule (the declared-versus-expected ones come out too: the caller keeps what it wants)."""
     result = FileResult(model.path, model=model)
     result.findings.extend(finding(p) for p in model.problems)
     if any(p.rule in _UNREAD for p in model.problems):
@@ -86,12 +123,12 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
     result.findings.extend(check_graph(model))
     ordered, cyclic = order(model)
     every = options is not None and options.layers == "all"
-    graph = Graph(model)
-    readings = _Readings(model, graph)
+    graph = Graph(model, inputs=inputs)
+    readings = _Readings(model, graph, alternative=inputs is None)
     try:
         for lid in ordered + cyclic:
             layer = model.layers[lid]
-            check = check_layer if layer.kind in KINDS else check_view if layer.kind in VIEWS else None
+            check = checker(layer)
             if check is None:
                 continue
             try:
@@ -115,12 +152,18 @@ def check_model(model: IRModel, options: Options | None = None) -> FileResult:
                 port = verdict.layer.outputs[0] if verdict.layer.outputs else None
                 verdict.outputs = [] if port is None else [PortResult(port.id, verdict.declared, verdict.expected,
                                                                       verdict.expected_known)]
+        if inputs is None:
+            result.findings += pinned_dims(model, graph, result.layers, checker)
         others, found = check_layers(model, graph, every, readings.second)
         if every:
             result.layers += others
-        else:
+        elif inputs is None:
             result.flagged = others
         result.findings += found
+        if inputs is not None:
+            for verdict in result.layers:
+                if verdict.status is Status.MISMATCH:
+                    verdict.status = Status.OK
     finally:
         graph.weights.close()
     if cyclic:

@@ -240,7 +240,7 @@ def _input_candidates(port: "Port", graph: "Graph") -> list[Shape]:
     reading (the lie may be the producer's)."""
     first = graph.input_shape(port)
     src = port.source
-    if src is None or src.dims is None or src.layer.kind == "parameter":  # type: ignore[union-attr]
+    if src is None or src.dims is None or src.layer.kind == "parameter" or graph.scenario:  # type: ignore[union-attr]
         return [first]
     if first is not None and tuple([d.to_ir() for d in first]) == tuple(src.dims):
         return [first]

@@ -69,7 +69,7 @@ class Finding:
             "message": self.message,
             "line": self.line,
             "layer": self.layer.to_json() if self.layer else None,
-        }
+        } | ({"scenario": self.extra["scenario"]} if "scenario" in self.extra else {})
 
 
 @dataclass(slots=True)

@@ -37,12 +37,28 @@ class PortResult:
                 "expected": shape_to_json(self.expected) if self.expected_known else None}
 
 
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    """Input shapes to check a model at instead of its Parameters' own, as OpenVINO's ``Model.reshape`` takes
+    them: (input name, or None for a model's only input; dims in OpenVINO's notation, ``[8,?,1..64]``)."""
+
+    name: str
+    shapes: tuple[tuple[Optional[str], str], ...]
+
+    def __str__(self) -> str:
+        return ", ".join(text if name is None else f"{name}={text}" for name, text in self.shapes)
+
+
 @dataclass(slots=True)
 class Options:
     max_xml_size: int = DEFAULT_MAX_SIZE
     debug: bool = False  # let an internal error raise (with its traceback) instead of reporting IR900
     # the layers a report lists: "reshape", the Reshape family; "all", every layer (each is checked either way)
     layers: str = "reshape"
+    # input-shape scenarios, each checked in the same run; with ``scenarios_only`` nothing else (the declared
+    # dims are the exported model's, not the scenario's: declared-versus-expected rules are off)
+    scenarios: tuple[Scenario, ...] = ()
+    scenarios_only: bool = False
 
 
 @dataclass(slots=True)
@@ -89,6 +105,7 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     model: Any = None  # the model read (a frontend's); None once it crossed a process boundary
     internal_error: bool = False  # irreshape itself failed on this file (an IR900 finding): exit 2
+    usage_error: str = ""  # the run asked for something this file cannot give (a scenario's input it lacks): exit 2
 
     def sort(self) -> None:
         self.findings.sort(key=lambda f: (f.line or 0, f.code, f.message))

@@ -19,7 +19,7 @@ from ..core import formats
 from ..core.findings import Finding
 from ..core.results import FileResult, Options
 from . import suppress
-from .config import Settings, path_matches, project_root, relative_path
+from .config import ConfigError, Settings, path_matches, project_root, relative_path
 
 PROGRESS_MIN_FILES = 20  # show a progress bar (on a terminal) from this many files on
 
@@ -102,6 +102,8 @@ def run(paths: list[str], settings: Settings, apply_baseline: bool = True, execu
     files = collect(paths, settings)
     outcome = Outcome(root=project_root())
     for result, crashed, fixed in check_files(files, settings, executor):
+        if result is not None and result.usage_error:
+            raise ConfigError(result.usage_error)
         if result is not None:
             outcome.results.append(result)
             outcome.internal_errors += crashed
@@ -134,13 +136,14 @@ def lint_file(path: str, settings: Settings):
 
 
 def _lint_file(path: str, settings: Settings):
-    options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers)
+    options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers,
+                      scenarios=settings.scenarios, scenarios_only=settings.scenarios_only)
     result = check_file(path, options)
     if result is None:
         return None, False, None
     _filter(result, settings)
     fixed = None
-    if settings.fix and not result.internal_error:
+    if settings.fix and not result.internal_error and not result.usage_error:
         from ..fixers import fix_file  # only a --fix or --diff run needs it
 
         # fix only what is still reported: a suppressed or baselined-away finding is left alone

@@ -14,14 +14,16 @@ from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from ..core.dims import parse_shape
 from ..core.findings import SEVERITIES
 from ..core.formats import OUTPUTS
-from ..core.results import DEFAULT_MAX_SIZE
+from ..core.results import DEFAULT_MAX_SIZE, Scenario
 from .select import Selection, SelectorError, codes_of, matches, resolve
 
 CONFIG_FILES = (".irreshape.toml", "irreshape.toml", "pyproject.toml")  # first wins within a directory
 LIST_KEYS = ("select", "extend-select", "ignore", "exclude")
-KEYS = LIST_KEYS + ("per-file-ignores", "output-format", "max-xml-size", "baseline", "severity", "layers")
+KEYS = LIST_KEYS + ("per-file-ignores", "output-format", "max-xml-size", "baseline", "severity", "layers",
+                    "input-shapes")
 LAYERS = ("reshape", "all")  # what the JSON `layers` list holds: the Reshape family's, or every layer's
 
 
@@ -51,6 +53,8 @@ class Settings:
     jobs: int = 1
     debug: bool = False
     fix: Optional[str] = None  # "fix" rewrites the files, "diff" only shows what it would change
+    scenarios: tuple[Scenario, ...] = ()  # input-shape scenarios checked in the run (see Options)
+    scenarios_only: bool = False
 
 
 def parse_size(value: Any) -> int:
@@ -132,6 +136,16 @@ def validate(data: dict, source: str) -> dict:
                     raise bad(key, f"value for {k!r} must be one of {', '.join(SEVERITIES)}")
                 if key == "per-file-ignores" and not (isinstance(v, list) and all(isinstance(c, str) for c in v)):
                     raise bad(key, f"value for {k!r} must be a list of rule codes")
+        elif key == "input-shapes":
+            if not isinstance(value, dict) or not all(isinstance(v, dict) for v in value.values()):
+                raise bad(key, "must be a table of scenarios, each a table of input names and dims "
+                          '(batch8 = { input_ids = "[8,128]" })')
+            for name, shapes in value.items():
+                for k, v in shapes.items():
+                    try:
+                        scenario_dims(v)
+                    except ValueError as e:
+                        raise bad(key, f"scenario {name!r}, input {k!r}: {e}") from None
         elif key == "max-xml-size":
             try:
                 parse_size(value)
@@ -186,7 +200,44 @@ def build(cli: dict, config: Optional[str] = None, isolated: bool = False, cwd: 
         force_exclude=bool(cli.get("force-exclude")),
         jobs=max(1, int(cli.get("jobs") or 1)),
         debug=bool(cli.get("debug")),
+        **_scenarios(cli, file.get("input-shapes", {})),
     )
+
+
+def scenario_dims(text: object) -> str:
+    """Dims in OpenVINO's notation (``[8,?,1..64]``): the text, or ValueError saying what is wrong."""
+    if not isinstance(text, str):
+        raise ValueError("dims must be a string such as \"[8,128]\"")
+    try:
+        parse_shape(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not dims in OpenVINO's notation ([8,128], with ?, 1..8, 1.., ..8)") from None
+    return text.strip()
+
+
+def input_shape_option(value: str) -> tuple[Optional[str], str]:
+    """One ``--input-shape``: ``NAME=[dims]``, or ``[dims]`` for a model's only input."""
+    name, sep, dims = value.rpartition("=")
+    return (name.strip() if sep else None), scenario_dims(dims)
+
+
+def _scenarios(cli: dict, table: dict) -> dict:
+    """The run's scenarios: the command line's ``--input-shape`` alone; else the configuration's, the ones
+    ``--input-shapes-only`` names alone, or all of them beside the ordinary check."""
+    given, only = cli.get("input-shape") or (), cli.get("input-shapes-only") or ()
+    if given:
+        try:
+            shapes = tuple(input_shape_option(v) for v in given)
+        except ValueError as e:
+            raise ConfigError(f"--input-shape: {e}") from None
+        return {"scenarios": (Scenario("command-line", shapes),), "scenarios_only": True}
+    unknown = [n for n in only if n not in table]
+    if unknown:
+        raise ConfigError(f"--input-shapes-only: no scenario named {', '.join(map(repr, unknown))} in the "
+                          f"configuration (it has: {', '.join(table) or 'none'})")
+    scenarios = tuple(Scenario(n, tuple((k, v.strip()) for k, v in table[n].items()))
+                      for n in (only or table))
+    return {"scenarios": scenarios, "scenarios_only": bool(only)}
 
 
 def _anchor(glob: str, base: str) -> str:

@@ -32,35 +32,102 @@ Check = Callable[[Layer, Graph], tuple[LayerResult, list[Finding]]]
 def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult], check_of: Callable[[Layer], Check]
                 ) -> list[Finding]:
     """IR503 for each suspect of ``verdicts`` (the Reshape family's, in ``graph``) that holds at only some
-    values of one dynamic Parameter dim (the others left as they are: dims tied across inputs, a sequence
-    length shared by ``input_ids`` and ``attention_mask``, stay compatible); ``check_of`` gives a layer's
-    checker."""
+    values of one dynamic Parameter dim; ``check_of`` gives a layer's checker.
+
+    First each dim alone, the others left as they are (dims tied across inputs, a sequence length shared by
+    ``input_ids`` and ``attention_mask``, stay compatible); then, for a suspect that needs several dims at
+    once (``view(1, 16, 4, 8)`` on ``[?, ?, 32]``), each dim with the others where the suspect holds."""
     suspects = [v for v in verdicts if _suspect(v, graph)]
     if not suspects:
         return []
-    found: list[Finding] = []
-    for param, axis, dim in _dynamic_dims(model, graph):
-        values = sorted({v for v in (*PROBES, *_solutions(suspects)) if dim.contains(v)})
-        if len(values) < 2:
-            continue
-        shape = graph.shape(param.outputs[0])
-        holds: dict[str, dict[int, str]] = {v.layer.id: {} for v in suspects}  # layer id -> {value: why not}
-        for value in values:
-            probe = Graph(model, graph.weights, {param.id: [*shape[:axis], Dim.of(value), *shape[axis + 1:]]})  # type: ignore[index]
-            for v in suspects:
-                holds[v.layer.id][value] = _why_not(v, *check_of(v.layer)(v.layer, probe))
-        for v in suspects:
-            verdict = _pin(holds[v.layer.id])
-            if verdict is None:
-                continue
-            bad, why = next((k, w) for k, w in holds[v.layer.id].items() if w)
-            found.append(Finding(PINNED, f"{describe(v.layer)} pins dim {axis} of Parameter {param.name!r} "
-                                 f"{format_shape(shape)}: it holds {verdict}; at "
-                                 f"{bad}: {why}", v.layer.line, v.layer.ref))
-        suspects = [v for v in suspects if _pin(holds[v.layer.id]) is None]  # one finding a layer
+    probe = _Probe(model, graph, suspects, check_of)
+    for k in range(len(probe.dims)):
+        suspects = probe.sweep(suspects, k, {})
         if not suspects:
-            break
-    return found
+            return probe.found
+    if len(probe.dims) > 1:
+        for v, base in probe.working(suspects):
+            for k in range(len(probe.dims)):
+                if not probe.sweep([v], k, {key: n for key, n in base.items() if not probe.tied(k, key)}):
+                    break
+    return probe.found
+
+
+class _Probe:
+    """The graph re-inferred at chosen values of the dynamic Parameter dims, and the suspects judged there."""
+
+    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult], check_of) -> None:
+        self.model, self.graph, self.check_of = model, graph, check_of
+        self.dims = list(_dynamic_dims(model, graph))  # (Parameter, axis, dim)
+        self.shapes = {p.id: graph.shape(p.outputs[0]) for p, _, _ in self.dims}
+        self.extra = _solutions(suspects)
+        self.found: list[Finding] = []
+
+    def key(self, k: int) -> tuple[str, int]:
+        return self.dims[k][0].id, self.dims[k][1]
+
+    def tied(self, k: int, key: tuple[str, int]) -> bool:
+        """Whether dim ``key`` is dim ``k`` or may be tied to it: the same axis of a Parameter of the same
+        declared shape (``input_ids`` and ``attention_mask``), left dynamic while dim ``k`` varies."""
+        pid, axis = self.dims[k][0].id, self.dims[k][1]
+        return key == (pid, axis) or (key[1] == axis and _same(self.shapes[key[0]], self.shapes[pid]))
+
+    def values(self, k: int) -> list[int]:
+        return sorted({v for v in (*PROBES, *self.extra) if self.dims[k][2].contains(v)})
+
+    def judge(self, suspects: list[LayerResult], assign: dict[tuple[str, int], int]) -> dict[str, str]:
+        """Each suspect's reason not to hold ("" where it holds) with ``assign`` ((Parameter id, axis) -> value)."""
+        inputs: dict[str, Shape] = {}
+        for (pid, axis), value in assign.items():
+            shape = inputs.setdefault(pid, list(self.shapes[pid]))  # type: ignore[arg-type]
+            shape[axis] = Dim.of(value)  # type: ignore[index]
+        probe = Graph(self.model, self.graph.weights, inputs)
+        return {v.layer.id: _why_not(v, *self.check_of(v.layer)(v.layer, probe)) for v in suspects}
+
+    def sweep(self, suspects: list[LayerResult], k: int, base: dict[tuple[str, int], int]) -> list[LayerResult]:
+        """Vary dim ``k`` (the others at ``base`` or as they are); a finding for each suspect it pins; the
+        others returned."""
+        param, axis, _ = self.dims[k]
+        holds: dict[str, dict[int, str]] = {v.layer.id: {} for v in suspects}  # layer id -> {value: why not}
+        for value in self.values(k):
+            for lid, why in self.judge(suspects, {**base, self.key(k): value}).items():
+                holds[lid][value] = why
+        rest = []
+        where = "".join(f", with dim {a} of {self._name(pid)!r} at {n}" for (pid, a), n in base.items())
+        for v in suspects:
+            verdict = _pin(holds[v.layer.id]) if len(holds[v.layer.id]) > 1 else None
+            if verdict is None:
+                rest.append(v)
+                continue
+            bad, why = next((n, w) for n, w in holds[v.layer.id].items() if w)
+            self.found.append(Finding(PINNED, f"{describe(v.layer)} pins dim {axis} of Parameter {param.name!r} "
+                                      f"{format_shape(self.shapes[param.id])}: it holds {verdict}{where}; at {bad}: "
+                                      f"{why}", v.layer.line, v.layer.ref))
+        return rest
+
+    def working(self, suspects: list[LayerResult]) -> list[tuple[LayerResult, dict[tuple[str, int], int]]]:
+        """Each suspect and the first values of all the dynamic dims at which it holds (all at one value, else
+        one dim at a value and the others at 1); a suspect that holds at none of them is left out."""
+        keys = [self.key(k) for k in range(len(self.dims))]
+        tries = [{key: n for key in keys} for n in PROBES]
+        tries += [{key: (n if key == one else 1) for key in keys} for one in keys for n in PROBES if n > 1]
+        found: dict[str, tuple[LayerResult, dict[tuple[str, int], int]]] = {}
+        for assign in tries:
+            pending = [v for v in suspects if v.layer.id not in found]
+            if not pending:
+                break
+            if all(self.dims[k][2].contains(assign[key]) for k, key in enumerate(keys)):
+                for lid, why in self.judge(pending, assign).items():
+                    if not why:
+                        found[lid] = next(v for v in pending if v.layer.id == lid), assign
+        return list(found.values())
+
+    def _name(self, pid: str) -> str:
+        return self.model.layers[pid].name
+
+
+def _same(a: Shape, b: Shape) -> bool:
+    return a is not None and b is not None and [(d.lo, d.hi) for d in a] == [(d.lo, d.hi) for d in b]
 
 
 def _suspect(v: LayerResult, graph: Graph) -> bool:
@@ -71,12 +138,15 @@ def _suspect(v: LayerResult, graph: Graph) -> bool:
         return False
     if layer.kind == "squeeze":
         return _squeezes_dynamic(layer, shape, graph)
-    if layer.kind != "reshape" or not v.pattern or any(b.lo != b.hi for b in v.pattern):
+    if layer.kind != "reshape" or not v.pattern:
         return False
-    pattern = [b.lo for b in v.pattern]
+    pattern = [b.lo if b.lo == b.hi else None for b in v.pattern]  # None: computed (a ShapeOf's dim)
     copied = {i for i, p in enumerate(pattern) if v.special_zero and p == 0 and i < len(shape)}
-    if all(d.is_static for i, d in enumerate(shape) if i not in copied):
+    free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
+    if not free:
         return False  # every dynamic dim is copied as it is
+    if None in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it takes
+        return -1 not in pattern and pattern.count(None) < len(free)
     if -1 not in pattern:
         return True
     have = prod(d.lo for i, d in enumerate(shape) if i not in copied and d.is_static)
@@ -126,6 +196,8 @@ def _why_not(v: LayerResult, res: LayerResult, findings: list[Finding]) -> str:
     bad = next((f for f in findings if f.rule in _FAILS), None)
     if bad is not None:
         return bad.message.split(": ", 1)[-1]
+    if res.input_shape is None and v.input_shape is not None:
+        return "its input cannot be inferred: a layer before it fails"
     if v.layer.kind == "squeeze" and res.expected_known and v.expected_known:
         a, b = res.expected, v.expected
         if (a is None) != (b is None) or (a is not None and b is not None and len(a) != len(b)):

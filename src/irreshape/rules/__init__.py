@@ -7,16 +7,17 @@ docstring that is the rule's documentation) and yields findings:
 - :mod:`.weights`   — IR01x, the ``.bin`` and Const layers,
 - :mod:`.reshape`   — IR1xx, Reshape, StaticReshape, DynamicReshape,
 - :mod:`.onednn`    — IR2xx, oneDNN Graph documents,
-- :mod:`.layers`    — IR3xx, every layer against the whole graph as OpenVINO infers it.
+- :mod:`.layers`    — IR3xx, every layer against the whole graph as OpenVINO infers it,
+- :mod:`.runtime`   — IR4xx, the Reshape family where OpenVINO's CPU plugin fails on a model it reads.
 """
 
 from __future__ import annotations
 
-from . import layers, onednn, reshape, structure, weights
+from . import layers, onednn, reshape, runtime, structure, weights
 from ..core.findings import Finding, Problem, Rule
 
-ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES + layers.RULES,
-                                     key=lambda r: r.code))
+ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES + layers.RULES
+                                     + runtime.RULES, key=lambda r: r.code))
 BY_CODE: dict[str, Rule] = {r.code: r for r in ALL}
 BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
 

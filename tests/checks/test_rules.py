@@ -32,6 +32,11 @@ def test_volume_mismatch():
     assert reshape_codes(pattern=(0, 5), declared=(2, 5), special_zero="true") == {"IR104"}
 
 
+def test_volume_mismatch_on_a_dynamic_input():
+    assert reshape_codes("?,3,4", (0, 5), (-1, 5), special_zero="true") == {"IR404"}  # the CPU plugin fails
+    assert reshape_codes("?,4", (8,), (8,)) == set()  # the dynamic dim may be 2
+
+
 def test_declared_dynamic():
     assert reshape_codes(declared=(6, -1), consumer=(6, 4)) == {"IR105"}
 

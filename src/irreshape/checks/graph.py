@@ -246,18 +246,20 @@ class Graph:
             return how
         return "declared" if port.layer.kind in ("const", "parameter") else "inferred"  # type: ignore[union-attr]
 
-    def infer_output(self, layer: Layer, port: Port, ins: list[Shape]) -> "Shape | str | object":
+    def infer_output(self, layer: Layer, port: Port, ins: list[Shape],
+                     version: str | None = None) -> "Shape | str | object":
         """What the op's shape function gives ``port`` from the input shapes ``ins`` (memoised by content): a
         shape (None: a dynamic rank), OpenVINO's error message where it rejects the layer, or _UNDECIDED where
-        irreshape cannot tell."""
-        key = (layer.kind, layer.version, id(layer.data), len(layer.outputs), *map(id, ins))
+        irreshape cannot tell. ``version``: the op's version in that opset instead of the layer's own."""
+        version = version or layer.version
+        key = (layer.kind, version, id(layer.data), len(layer.outputs), *map(id, ins))
         entry = self._inferred.get(key)
         outputs: object = _UNSET
         if entry is not None:  # the same op on the same shapes: the same result where the same Consts were read
             read, by_values = entry
             outputs = by_values.get(self._const_key(layer, read), _UNSET)
         if outputs is _UNSET:
-            outputs, read = self._infer(layer, ins)
+            outputs, read = self._infer(layer, ins, version)
             values_key = self._const_key(layer, read)
             if values_key is not None:
                 self._inferred.setdefault(key, (read, {}))[1][values_key] = outputs
@@ -284,7 +286,8 @@ class Graph:
                 return None
         return tuple(key)
 
-    def _infer(self, layer: Layer, ins: list[Shape]) -> "tuple[list[Shape] | str | object, tuple[int, ...]]":
+    def _infer(self, layer: Layer, ins: list[Shape],
+               version: str) -> "tuple[list[Shape] | str | object, tuple[int, ...]]":
         """(the outputs the op's shape function gives, OpenVINO's error message, or _UNDECIDED where irreshape
         cannot tell; the inputs whose values it read, in order)."""
         read: list[int] = []
@@ -293,10 +296,10 @@ class Graph:
             read.append(i)
             return self._input_tensor(layer, i)
 
-        node = registry.Node(layer.type, layer.version, layer.data, ins, len(layer.outputs), value)
+        node = registry.Node(layer.type, version, layer.data, ins, len(layer.outputs), value)
         outputs: "list[Shape] | str | object"
         try:
-            outputs = [self._intern(s) for s in registry.shape_fn(layer.kind, layer.version)(node)]  # type: ignore[misc]
+            outputs = [self._intern(s) for s in registry.shape_fn(layer.kind, version)(node)]  # type: ignore[misc]
         except registry.ShapeError as e:
             outputs = str(e) or "OpenVINO rejects the layer"
         except (registry.Undecided, V.NoBounds, V.Unsupported, V.Rejected, IndexError, ValueError, KeyError,

@@ -16,6 +16,7 @@ from ..rules.reshape import (CONSUMER_MISMATCH, DYNAMIC_DECLARED, INPUT_MISMATCH
                              OUTPUT_MISMATCH, PATTERN_PORT, RANK_MISMATCH, SPECIAL_ZERO, UNVERIFIED, VOLUME_MISMATCH)
 from ..shapes.onednn import onednn_reshape
 from ..shapes.reshape import ReshapeError, reshape_v1
+from .runtime import cpu_findings
 from .values import Unknown
 
 if TYPE_CHECKING:
@@ -84,6 +85,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         _recompute(c, candidates, bounds)
     except _Done:
         pass
+    c.findings.extend(cpu_findings(layer, graph, c.res, c.who))
     return c.res, c.findings
 
 
@@ -283,8 +285,8 @@ def _check_input_edge(layer: "Layer", port: "Port", graph: "Graph", candidates: 
     if src_port is None or src_port.dims is None or port.dims is None:
         return
     src_layer = src_port.layer
-    readings = [tuple(d.to_ir() for d in c) for c in candidates if c is not None]
-    theirs = readings[0] if readings else tuple(src_port.dims)
+    readings = [() if c is None else tuple(d.to_ir() for d in c) for c in candidates]  # a dynamic rank: no <dim>
+    theirs = readings[0]
     if tuple(port.dims) not in readings:
         yield Finding(INPUT_MISMATCH, f"{describe(layer)}: input port {port.id} declares {fmt_list(port.dims)}, but "
                       f"{src_layer.type} {src_layer.name!r} (id {src_layer.id}) port {src_port.id} produces "
@@ -348,4 +350,5 @@ def check_view(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findin
         if declared is not None:
             res.status = _compare(c, declared, expected)
     c.findings.extend(_check_consumers(layer, c.out, declared, graph, res.expected if res.expected_known else None))
+    c.findings.extend(cpu_findings(layer, graph, res, c.who))
     return res, c.findings

@@ -371,15 +371,23 @@ def main(argv: list[str] | None = None) -> int:
     # One forked child per model, all forked from this same parent state: OpenVINO's auto-generated node
     # names (Constant_123, Reshape_456...) come from process-global counters, so this keeps every file
     # byte-identical no matter which other models are exported, in which order, or in parallel.
-    ctx = multiprocessing.get_context("fork")
     start = time.perf_counter()
+    failed = build_forked(names, export_one, args.out, args.jobs)
+    print(f"total {time.perf_counter() - start:.1f}s, {len(names) - len(failed)}/{len(names)} exported")
+    return 1 if failed else 0
+
+
+def build_forked(names: list[str], target, out_dir: Path, jobs: int, width: int = 24) -> list[str]:
+    """``target(name, out_dir)`` for each name, in up to ``jobs`` forked children at once (all forked from
+    this same parent state); prints each IR pair's size and time; returns the names that failed."""
+    ctx = multiprocessing.get_context("fork")
     pending = list(names)
     running: dict[str, tuple[multiprocessing.Process, float]] = {}
-    failed = []
+    failed: list[str] = []
     while pending or running:
-        while pending and len(running) < max(1, args.jobs):
+        while pending and len(running) < max(1, jobs):
             name = pending.pop(0)
-            proc = ctx.Process(target=export_one, args=(name, args.out), name=name)
+            proc = ctx.Process(target=target, args=(name, out_dir), name=name)
             proc.start()
             running[name] = (proc, time.perf_counter())
         for name, (proc, t0) in list(running.items()):
@@ -389,13 +397,12 @@ def main(argv: list[str] | None = None) -> int:
             del running[name]
             if proc.exitcode != 0:
                 failed.append(name)
-                print(f"{name:24s} FAILED (exit code {proc.exitcode})", flush=True)
+                print(f"{name:{width}s} FAILED (exit code {proc.exitcode})", flush=True)
                 continue
-            xml = args.out / f"{name}.xml"
+            xml = out_dir / f"{name}.xml"
             size = xml.stat().st_size + xml.with_suffix(".bin").stat().st_size
-            print(f"{name:24s} {size / 1024:8.1f} KiB {time.perf_counter() - t0:6.2f}s", flush=True)
-    print(f"total {time.perf_counter() - start:.1f}s, {len(names) - len(failed)}/{len(names)} exported")
-    return 1 if failed else 0
+            print(f"{name:{width}s} {size / 1024:8.1f} KiB {time.perf_counter() - t0:6.2f}s", flush=True)
+    return failed
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import sys
 import time
@@ -579,28 +578,10 @@ def _preload() -> None:
 
 
 def build(names: list[str], out_dir: Path, jobs: int) -> list[str]:
+    from export_models import build_forked  # scripts/ is the script's own folder on sys.path
+
     _preload()
-    ctx = multiprocessing.get_context("fork")
-    pending, running, failed = list(names), {}, []
-    while pending or running:
-        while pending and len(running) < max(1, jobs):
-            name = pending.pop(0)
-            proc = ctx.Process(target=build_one, args=(name, out_dir), name=name)
-            proc.start()
-            running[name] = (proc, time.perf_counter())
-        for name, (proc, t0) in list(running.items()):
-            proc.join(timeout=0.05)
-            if proc.exitcode is None:
-                continue
-            del running[name]
-            if proc.exitcode != 0:
-                failed.append(name)
-                print(f"{name:32s} FAILED (exit code {proc.exitcode})", flush=True)
-                continue
-            xml = out_dir / f"{name}.xml"
-            size = xml.stat().st_size + xml.with_suffix(".bin").stat().st_size
-            print(f"{name:32s} {size / 1024:8.1f} KiB {time.perf_counter() - t0:6.2f}s", flush=True)
-    return failed
+    return build_forked(names, build_one, out_dir, jobs, width=32)
 
 
 # --------------------------------------------------------------------------------------------------

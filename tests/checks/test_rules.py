@@ -34,7 +34,15 @@ def test_volume_mismatch():
 
 def test_volume_mismatch_on_a_dynamic_input():
     assert reshape_codes("?,3,4", (0, 5), (-1, 5), special_zero="true") == {"IR404"}  # the CPU plugin fails
-    assert reshape_codes("?,4", (8,), (8,)) == set()  # the dynamic dim may be 2
+    # the dynamic dim may be 2: no IR404, but the pattern pins it there (IR503)
+    assert reshape_codes("?,4", (8,), (8,)) == {"IR503"}
+
+
+def test_pinned_dynamic_dim():
+    assert reshape_codes("?,64,84", (1, 4, 16, 84), (1, 4, 16, 84)) == {"IR503"}  # batch 1 only
+    assert reshape_codes("?,16", (-1, 8, 16), (-1, 8, 16)) == {"IR503"}  # batches divisible by 8
+    assert reshape_codes("?,16", (0, 4, 4), (-1, 4, 4), special_zero="true") == set()  # the batch copied
+    assert reshape_codes("?,4,4", (-1, 16), (-1, 16)) == set()  # -1 takes any batch
 
 
 def test_declared_dynamic():

@@ -306,7 +306,8 @@ def test_a_squeezed_dynamic_dim_other_than_1_is_silently_folded(tmp_path):
     [plugin] = map(json.loads, _child(tmp_path, [{"name": "m", "xml": str(xml), "feeds": [str(tmp_path / "f.npz")]}])
                    .splitlines())
     assert plugin["runs"] == [{"shapes": [[10, 3]]}]
-    assert [(f.code, f.layer.name) for f in check_file(str(xml)).findings] == [("IR403", "SQ")]
+    # and the Squeeze pins the dim to 1 (IR503, issue 17): both warnings, each its own rule
+    assert [(f.code, f.layer.name) for f in check_file(str(xml)).findings] == [("IR403", "SQ"), ("IR503", "SQ")]
 
 
 def test_a_static_volume_change_corrupts_the_heap(tmp_path):

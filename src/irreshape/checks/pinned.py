@@ -23,7 +23,9 @@ from ..rules.scenarios import PINNED
 from .graph import Graph, describe
 from .values import Value
 
-PROBES = (1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 64, 128)
+PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
+SCREEN = (1, 2, 3, 5)  # every dynamic dim at once: a layer that holds at each pins nothing
+UPSTREAM = "its input cannot be inferred: a layer before it fails"
 _FAILS = (INVALID_PATTERN, VOLUME_MISMATCH)
 
 Check = Callable[[Layer, Graph], tuple[LayerResult, list[Finding]]]
@@ -41,14 +43,20 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult], check
     if not suspects:
         return []
     probe = _Probe(model, graph, suspects, check_of)
-    for k in range(len(probe.dims)):
+    suspects = probe.screen(suspects)
+    for k in range(len(probe.dims) if suspects else 0):
         suspects = probe.sweep(suspects, k, {})
         if not suspects:
             return probe.found
-    if len(probe.dims) > 1:
+    suspects = [v for v in suspects if v.layer.id not in probe.decided]  # only those the other dims kept open
+    if len(probe.dims) > 1 and suspects:
+        groups: dict[tuple, list[LayerResult]] = {}
         for v, base in probe.working(suspects):
+            groups.setdefault(tuple(sorted(base.items())), []).append(v)
+        for base, group in groups.items():
             for k in range(len(probe.dims)):
-                if not probe.sweep([v], k, {key: n for key, n in base.items() if not probe.tied(k, key)}):
+                group = probe.sweep(group, k, {key: n for key, n in base if not probe.tied(k, key)})
+                if not group:
                     break
     return probe.found
 
@@ -62,9 +70,23 @@ class _Probe:
         self.shapes = {p.id: graph.shape(p.outputs[0]) for p, _, _ in self.dims}
         self.extra = _solutions(suspects)
         self.found: list[Finding] = []
+        self.decided: set[str] = set()  # suspects a probe has judged on a static input, or failed
+        self.judged: set[str] = set()  # those the last probe judged
 
     def key(self, k: int) -> tuple[str, int]:
         return self.dims[k][0].id, self.dims[k][1]
+
+    def screen(self, suspects: list[LayerResult]) -> list[LayerResult]:
+        """The suspects that fail with every dynamic dim at one of SCREEN (each that it may take): a layer that
+        holds at all of them (or whose input a failing layer before it hides) pins nothing (a pin fails at 1,
+        or at 2 and 3), and is not probed further."""
+        failing: set[str] = set()
+        for value in SCREEN:
+            assign = {self.key(k): value for k in range(len(self.dims)) if self.dims[k][2].contains(value)}
+            if assign:
+                failing.update(lid for lid, why in self.judge(suspects, assign).items() if why and why != UPSTREAM)
+        self.decided.clear()
+        return [v for v in suspects if v.layer.id in failing]
 
     def tied(self, k: int, key: tuple[str, int]) -> bool:
         """Whether dim ``key`` is dim ``k`` or may be tied to it: the same axis of a Parameter of the same
@@ -82,7 +104,15 @@ class _Probe:
             shape = inputs.setdefault(pid, list(self.shapes[pid]))  # type: ignore[arg-type]
             shape[axis] = Dim.of(value)  # type: ignore[index]
         probe = Graph(self.model, self.graph.weights, inputs)
-        return {v.layer.id: _why_not(v, *self.check_of(v.layer)(v.layer, probe)) for v in suspects}
+        out = {}
+        self.judged = set()  # the suspects this probe judged: on a static input, or failing
+        for v in suspects:
+            res, findings = self.check_of(v.layer)(v.layer, probe)
+            why = out[v.layer.id] = _why_not(v, res, findings)
+            if why or is_static_shape(res.input_shape):
+                self.judged.add(v.layer.id)
+        self.decided |= self.judged
+        return out
 
     def sweep(self, suspects: list[LayerResult], k: int, base: dict[tuple[str, int], int]) -> list[LayerResult]:
         """Vary dim ``k`` (the others at ``base`` or as they are); a finding for each suspect it pins; the
@@ -92,6 +122,8 @@ class _Probe:
         for value in self.values(k):
             for lid, why in self.judge(suspects, {**base, self.key(k): value}).items():
                 holds[lid][value] = why
+            if not self.judged:
+                return suspects  # the other dims keep every suspect's input open: this dim alone says nothing
         rest = []
         where = "".join(f", with dim {a} of {self._name(pid)!r} at {n}" for (pid, a), n in base.items())
         for v in suspects:
@@ -197,7 +229,7 @@ def _why_not(v: LayerResult, res: LayerResult, findings: list[Finding]) -> str:
     if bad is not None:
         return bad.message.split(": ", 1)[-1]
     if res.input_shape is None and v.input_shape is not None:
-        return "its input cannot be inferred: a layer before it fails"
+        return UPSTREAM
     if v.layer.kind == "squeeze" and res.expected_known and v.expected_known:
         a, b = res.expected, v.expected
         if (a is None) != (b is None) or (a is not None and b is not None and len(a) != len(b)):

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 
+from .bodies import BODY_TAGS
 from .model import Edges, IRModel, Layer, Port
 from .reader import NO_DATA, Reader, dim_value, parser_options, read_net
 from ...core.findings import Problem
@@ -403,6 +404,8 @@ class Scanner:
             el = etree.fromstring(self.data[start:end], etree.XMLParser(**parser_options()))
         except etree.XMLSyntaxError:
             raise _Whole from None  # not one element: a <layer> in another
+        if any(child.tag in BODY_TAGS for child in el):
+            raise _Whole  # a sub-graph, even an empty one, is read element by element
         self.reader.base = line - 1
         try:
             return self.reader.layer(el)

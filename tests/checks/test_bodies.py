@@ -147,6 +147,32 @@ def test_nested_path_ids(generated):
     assert {"3/6/then/0", "3/6/else/0"} <= {lr.layer.id for lr in _check(generated["loop_if"]).layers}
 
 
+def test_nested_loops_settle_as_openvino_and_quickly(tmp_path):
+    """Loops within Loops, each with a growing back edge: every state becomes [2,?] as in read_model; 40 levels
+    take well under a second (the bodies' readings are memoised by content), and past 16 levels of nesting
+    irreshape stops inferring (the Loop there is left unverified, not an internal error)."""
+    import time
+
+    from irtools.bodies import nested_loops
+
+    for depth in (3, 40):
+        path = tmp_path / f"nested{depth}.xml"
+        path.write_text(nested_loops(depth))
+        path.with_suffix(".bin").write_bytes(b"")
+        start = time.perf_counter()
+        result = _check(path)
+        assert time.perf_counter() - start < 3
+        assert not result.internal_error and "IR900" not in {f.code for f in result.findings}
+        if depth == 3:
+            compared, wrong = _inference_against_openvino(path)
+            assert wrong == [] and compared == 4 * 4 + 3  # h, c, t, cat at each level, the inner Loops
+            assert {lr.layer.id for lr in result.layers if lr.status is not Status.OK} == set()
+        else:
+            assert max(lr.layer.id.count("/") for lr in result.layers) == 16  # the bodies of 16 levels
+            deepest = max((lr for lr in result.layers if lr.layer.kind == "loop"), key=lambda lr: lr.layer.id.count("/"))
+            assert deepest.layer.id.count("/") == 16 and deepest.status is Status.UNVERIFIED
+
+
 # -- port maps other than the API writes: irreshape infers what read_model infers, or both refuse the file -----
 VARIANTS = [
     ("ti_reverse", 'start="-1" end="0" stride="-2" part_size="2"', 'start="-1" end="0" stride="-1" part_size="1"'),

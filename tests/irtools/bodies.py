@@ -290,9 +290,102 @@ def if_ranks() -> ov.Model:
     return _model([node.set_output(t1, e1), node.set_output(t2, e2)], [x, c], "if_ranks")
 
 
+def loop_interval() -> ov.Model:
+    """A loop-carried input of [2,1..4] whose Result is [2,2..8]: not within the Parameter's dims (though
+    compatible with them), so openvino 2026.4.1 makes the Parameter's dim dynamic."""
+    h, t = o.parameter([2, ov.Dimension(1, 4)], F32, name="H"), o.parameter([], I64, name="T")
+    bh = o.parameter([2, ov.Dimension(1, 4)], F32, name="bh")
+    cc = o.concat([bh, bh], 1, name="b_concat")
+    r = o.reshape(cc, _c([0, -1]), True, name="b_reshape")
+    r_c, r_h = o.result(o.constant(np.array(True)), name="b_rc"), o.result(r, name="b_rh")
+    lp, (last,) = _loop(t, o.constant(np.array(True)), [bh], [r_c, r_h], [-1, 0],
+                        [("merged", bh, h.output(0), r_h.output(0))], [("get_iter_value", r_h.output(0), -1)])
+    return _model([last], [h, t], "loop_interval")
+
+
+def loop_in_loop() -> ov.Model:
+    """Nested Loops, each with a back edge that grows: the inner one settles within each round of the outer."""
+    h, t = o.parameter([2, 1], F32, name="H"), o.parameter([], I64, name="T")
+    ih = o.parameter([2, 2], F32, name="ib_h")
+    ir = o.reshape(o.concat([ih, ih], 1, name="ib_concat"), _c([2, -1]), False, name="ib_reshape")
+    i_c, i_h = o.result(o.constant(np.array(True)), name="ib_rc"), o.result(ir, name="ib_rh")
+    bh, bt = o.parameter([2, 1], F32, name="b_h"), o.parameter([], I64, name="b_t")
+    cc = o.concat([bh, bh], 1, name="b_concat")
+    inner, (last,) = _loop(bt, o.constant(np.array(True)), [ih], [i_c, i_h], [-1, 0],
+                           [("merged", ih, cc.output(0), i_h.output(0))], [("get_iter_value", i_h.output(0), -1)])
+    u = o.unsqueeze(last, _c([0]), name="b_unsq")
+    r_c, r_h, r_u = o.result(o.constant(np.array(True)), name="b_rc"), o.result(last, name="b_rh"), o.result(u, name="b_ru")
+    lp, (out, seq) = _loop(t, o.constant(np.array(True)), [bh, bt], [r_c, r_h, r_u], [-1, 0],
+                           [("merged", bh, h.output(0), r_h.output(0)), ("invariant", bt, t.output(0))],
+                           [("get_iter_value", r_h.output(0), -1), ("get_concatenated_slices", r_u.output(0), 0, 1, 1, -1, 0)])
+    return _model([out, seq], [h, t], "loop_in_loop")
+
+
 MODELS: dict[str, Callable[[], ov.Model]] = {f.__name__: f for f in (
     ti_rnn, ti_reverse, ti_invariant_only, ti_dynamic_axis, loop_trip, loop_grow, loop_cond, loop_zero,
-    loop_unknown_trip, loop_empty_state, loop_fed_condition, if_both, if_const, if_ranks, loop_if, if_ti)}
+    loop_unknown_trip, loop_empty_state, loop_fed_condition, loop_interval, loop_in_loop, if_both, if_const, if_ranks,
+    loop_if, if_ti)}
+
+
+def _port(pid: int, dims: list[int] | None, precision: str = "FP32") -> str:
+    if dims is None:
+        return f'<port id="{pid}" precision="{precision}" />'
+    return f'<port id="{pid}" precision="{precision}">' + "".join(f"<dim>{d}</dim>" for d in dims) + "</port>"
+
+
+def _edges(edges: list[tuple[int, int, int, int]]) -> str:
+    return "".join(f'<edge from-layer="{a}" from-port="{b}" to-layer="{c}" to-port="{d}" />\n' for a, b, c, d in edges)
+
+
+def _nested_loop(lid: int, depth: int) -> str:
+    """A Loop (inputs 0 trip, 1 condition, 2 state, 3 condition again, 4 trip again; output 5 the state)
+    whose body concatenates the state with itself (a back edge that grows) and, above depth 0, passes it
+    through another such Loop."""
+    layers = [
+        f'<layer id="0" name="h{depth}" type="Parameter" version="opset1"><data shape="2,1" element_type="f32" />'
+        f'<output>{_port(0, [2, -1])}</output></layer>',
+        f'<layer id="1" name="c{depth}" type="Parameter" version="opset1"><data shape="" element_type="boolean" />'
+        f'<output>{_port(0, None, "BOOL")}</output></layer>',
+        f'<layer id="2" name="t{depth}" type="Parameter" version="opset1"><data shape="" element_type="i64" />'
+        f'<output>{_port(0, None, "I64")}</output></layer>',
+        f'<layer id="3" name="cat{depth}" type="Concat" version="opset1"><data axis="1" />'
+        f'<input>{_port(0, [2, -1])}{_port(1, [2, -1])}</input><output>{_port(2, [2, -1])}</output></layer>',
+    ]
+    edges, state = [(0, 0, 3, 0), (0, 0, 3, 1)], (3, 2)
+    if depth > 0:
+        layers.append(_nested_loop(4, depth - 1))
+        edges += [(2, 0, 4, 0), (1, 0, 4, 1), (3, 2, 4, 2), (1, 0, 4, 3), (2, 0, 4, 4)]
+        state = (4, 5)
+    layers += [f'<layer id="5" name="rh{depth}" type="Result" version="opset1"><input>{_port(0, [2, -1])}</input></layer>',
+               f'<layer id="6" name="rc{depth}" type="Result" version="opset1"><input>{_port(0, None, "BOOL")}</input>'
+               '</layer>']
+    edges += [(*state, 5, 0), (1, 0, 6, 0)]
+    return (f'<layer id="{lid}" name="loop{depth}" type="Loop" version="opset5"><port_map>'
+            '<input external_port_id="2" internal_layer_id="0" /><input external_port_id="3" internal_layer_id="1" />'
+            '<input external_port_id="4" internal_layer_id="2" /><output external_port_id="5" internal_layer_id="5" />'
+            '<output external_port_id="-1" internal_layer_id="6" purpose="execution_condition" /></port_map>'
+            '<back_edges><edge from-layer="5" to-layer="0" /></back_edges><input>'
+            f'{_port(0, None, "I64")}{_port(1, None, "BOOL")}{_port(2, [2, -1])}{_port(3, None, "BOOL")}'
+            f'{_port(4, None, "I64")}</input><output>{_port(5, [2, -1])}</output>\n<body><layers>\n'
+            + "\n".join(layers) + "\n</layers><edges>\n" + _edges(edges) + "</edges></body></layer>")
+
+
+def nested_loops(depth: int) -> str:
+    """An IR (no constants: an empty ``.bin``) of ``depth + 1`` Loops nested in one another, each with a back
+    edge that grows: OpenVINO makes every state [2,?], and so are the declared dims."""
+    layers = [
+        f'<layer id="0" name="H" type="Parameter" version="opset1"><data shape="2,1" element_type="f32" />'
+        f'<output>{_port(0, [2, 1])}</output></layer>',
+        f'<layer id="1" name="C" type="Parameter" version="opset1"><data shape="" element_type="boolean" />'
+        f'<output>{_port(0, None, "BOOL")}</output></layer>',
+        f'<layer id="2" name="T" type="Parameter" version="opset1"><data shape="" element_type="i64" />'
+        f'<output>{_port(0, None, "I64")}</output></layer>',
+        _nested_loop(3, depth),
+        f'<layer id="4" name="out" type="Result" version="opset1"><input>{_port(0, [2, -1])}</input></layer>',
+    ]
+    edges = [(2, 0, 3, 0), (1, 0, 3, 1), (0, 0, 3, 2), (1, 0, 3, 3), (2, 0, 3, 4), (3, 5, 4, 0)]
+    return ('<?xml version="1.0"?>\n<net name="nested" version="11">\n<layers>\n' + "\n".join(layers)
+            + "\n</layers>\n<edges>\n" + _edges(edges) + "</edges>\n</net>\n")
 
 
 def write(name: str, folder: str | os.PathLike) -> str:

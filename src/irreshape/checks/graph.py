@@ -129,6 +129,7 @@ class Graph:
         self.inputs = inputs or {}
         self.scenario = inputs is not None
         self.bodies: dict[int, list] = {}  # id(control-flow layer) -> the Subgraphs its last inference ran
+        self.runs: dict[tuple, Graph] = {}  # bodies' readings by content, shared with theirs (checks.subgraphs)
         self._origin: dict[int, str] = {}  # id(port) -> how its shape was had, when not as usual (see origin)
         self.weights = weights if weights is not None else Weights(model.bin_path)
         model.link()  # every input port knows its source

@@ -38,16 +38,28 @@ class Subgraph:
         self.layers = body.model.layers
         self.kinds = frozenset(la.kind for la in self.layers.values())
         self.shapes: dict[str, Shape] | None = None  # the Parameters' shapes of the last run; None: as declared
-        self.depth = body.prefix.count("/")
+        # how many bodies this one is nested in, itself included (an If's branch adds "then/" or "else/")
+        self.depth = sum(step not in ("then", "else") for step in body.prefix.split("/")[:-1])
         self._graph: "Graph | None" = None
 
     @property
     def graph(self) -> "Graph":
-        """The body's reading: from the shapes of the last :meth:`run`, or, before any, as declared."""
+        """The body's reading: from the shapes of the last :meth:`run`, or, before any, as declared. A body read
+        with the same Parameter shapes before (a Loop's in a Loop whose back edges settle over several rounds)
+        is that reading again: the readings of nested bodies, memoised by content in the outermost graph's
+        ``runs``, stay few however deep the nesting."""
         if self._graph is None:
-            if self.depth > MAX_NESTING * 2:
+            if self.depth > MAX_NESTING:
                 raise Undecided(f"bodies nested more than {MAX_NESTING} deep")
-            self._graph = type(self.outer)(self.body.model, self.outer.weights, inputs=self.shapes)
+            shapes = self.shapes or {}
+            key = (id(self.body), self.shapes is None,
+                   *sorted((k, None if v is None else tuple((d.lo, d.hi) for d in v)) for k, v in shapes.items()))
+            runs = self.outer.runs
+            graph = runs.get(key)
+            if graph is None:
+                graph = runs[key] = type(self.outer)(self.body.model, self.outer.weights, inputs=self.shapes)
+                graph.runs = runs
+            self._graph = graph
         return self._graph
 
     def run(self, shapes: dict[str, Shape]) -> None:

@@ -286,9 +286,10 @@ def _loop(node: Node) -> list[Shape]:
     constant and the body's condition is always true, 1 when that condition is always false, else unknown;
     sliced inputs give their Parameter the outer dims with the axis set to ``part_size``, merged inputs the
     outer dims (a static 0 dynamic), invariant ones the outer dims. After the body's inference, each back edge
-    whose Result is also an output is reconciled: a Result dim incompatible with its Parameter's makes the
-    Parameter's dim dynamic (a rank change, the whole shape), and the body is inferred again until nothing
-    changes. A concatenated output is the Result's dims with the axis multiplied by the count (``?`` while it is
+    whose Result is also an output is reconciled: the Parameter takes the Result's dims, those the Parameter's
+    do not contain made dynamic (a rank change: the whole shape), and the body is inferred again until every
+    Result's dims lie within its Parameter's. (The source of ``loop.cpp`` reads "incompatible"; openvino
+    2026.4.1 measures as "not contained": a Parameter of [2,1..4] and a Result of [2,2..8] give [2,?].) A concatenated output is the Result's dims with the axis multiplied by the count (``?`` while it is
     not known), any other the Result's; a constant false condition input makes them empty."""
     body = _body(node, "body")
     ins, outs, special = _inputs(body), _outputs(body), _special(body)
@@ -377,10 +378,10 @@ def _reconcile(body: Any, outs: list[_Out], back: dict[str, str], params: dict[s
                 if current is None:
                     continue
                 if len(value) == len(current):
-                    new = [v if v.compatible(p) else Dim.dynamic() for v, p in zip(value, current)]
-                    if new == list(value):
+                    if all(p.lo <= v.lo and v.hi <= p.hi for v, p in zip(value, current)):
                         continue
-                    params[param] = new
+                    params[param] = [v if p.lo <= v.lo and v.hi <= p.hi else Dim.dynamic()
+                                     for v, p in zip(value, current)]
                 else:
                     params[param] = None
                 changed = True

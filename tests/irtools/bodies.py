@@ -79,6 +79,20 @@ def ti_invariant_only() -> ov.Model:
     return _model([out], [a], "ti_invariant_only")
 
 
+def ti_grow() -> ov.Model:
+    """A back edge whose Result grows each iteration: a TensorIterator, unlike a Loop, does not reconcile it
+    (its body keeps the outer dims)."""
+    x, h = o.parameter([3, 4, 2], F32, name="X"), o.parameter([2, 1], F32, name="H")
+    bx, bh = o.parameter([1, 4, 2], F32, name="bx"), o.parameter([2, 1], F32, name="bh")
+    cc = o.concat([bh, o.reshape(bx, _c([2, 4]), False, name="b_reshape")], 1, name="b_concat")  # [2,5]
+    r_h = o.result(cc, name="b_rh")
+    ti = o.tensor_iterator()
+    ti.set_body(ov.Model([r_h], [bx, bh], "body"))
+    ti.set_sliced_input(bx, x.output(0), 0, 1, 1, -1, 0)
+    ti.set_merged_input(bh, h.output(0), r_h.output(0))
+    return _model([ti.get_iter_value(r_h.output(0), -1)], [x, h], "ti_grow")
+
+
 def _loop(trip, cond, body_params, body_results, special, inputs, outputs):
     lp = o.loop(trip, cond)
     lp.set_function(ov.Model(body_results, body_params, "body"))
@@ -166,6 +180,19 @@ def if_const() -> ov.Model:
     node.set_input(x.output(0), tp, ep)
     out = node.set_output(tr, er)
     return _model([out], [x], "if_const")
+
+
+def if_const_false() -> ov.Model:
+    """A constant false condition: the else branch is inferred from the outer dims, the then branch as declared."""
+    x = o.parameter([2, 3, 4], F32, name="X")
+    tp, tr = _branch([-1, 3, 4], lambda p: o.reshape(p, _c([0, -1]), True, name="t_reshape"), "t")
+    ep, er = _branch([2, 3, 4], lambda p: o.squeeze(o.reshape(p, _c([1, 2, 12]), False, name="e_reshape"), _c([0]),
+                                                    name="e_squeeze"), "e")
+    node = o.if_op(o.constant(np.array([False])))
+    node.set_then_body(ov.Model([tr], [tp], "then"))
+    node.set_else_body(ov.Model([er], [ep], "else"))
+    node.set_input(x.output(0), tp, ep)
+    return _model([node.set_output(tr, er)], [x], "if_const_false")
 
 
 def loop_if() -> ov.Model:
@@ -322,9 +349,9 @@ def loop_in_loop() -> ov.Model:
 
 
 MODELS: dict[str, Callable[[], ov.Model]] = {f.__name__: f for f in (
-    ti_rnn, ti_reverse, ti_invariant_only, ti_dynamic_axis, loop_trip, loop_grow, loop_cond, loop_zero,
-    loop_unknown_trip, loop_empty_state, loop_fed_condition, loop_interval, loop_in_loop, if_both, if_const, if_ranks,
-    loop_if, if_ti)}
+    ti_rnn, ti_reverse, ti_invariant_only, ti_dynamic_axis, ti_grow, loop_trip, loop_grow, loop_cond, loop_zero,
+    loop_unknown_trip, loop_empty_state, loop_fed_condition, loop_interval, loop_in_loop, if_both, if_const, if_const_false,
+    if_ranks, loop_if, if_ti)}
 
 
 def _port(pid: int, dims: list[int] | None, precision: str = "FP32") -> str:

@@ -38,7 +38,7 @@ def check_bodies(model: IRModel, graph: Graph, options: Options | None, result: 
         for body in layer.bodies:
             try:
                 view = views.get(id(body))
-                inner = view.graph if view is not None else Graph(body.model, graph.weights)
+                inner = view.graph if view is not None else _declared(body, graph)
             except Undecided:
                 continue  # nested too deep: not inferred, not checked
             try:
@@ -52,6 +52,13 @@ def check_bodies(model: IRModel, graph: Graph, options: Options | None, result: 
             check_bodies(body.model, inner, options, result)
 
 
+def _declared(body: Body, outer: Graph) -> Graph:
+    """The reading of a body its outer layer's inference never ran: its Parameters as declared."""
+    graph = Graph(body.model, outer.weights)
+    graph.scenario = outer.scenario
+    return graph
+
+
 class _Second:
     """The second reading of a body (as ``check_model``'s): the Reshapes that lie keep their declared dims."""
 
@@ -62,8 +69,9 @@ class _Second:
         self.alt: Graph | None = None
 
     def __call__(self) -> Graph | None:
-        if self.alt is None and self.lies:
+        if self.alt is None and self.lies and not self.graph.scenario:  # a scenario has no second reading
             self.alt = Graph(self.model, self.graph.weights, inputs=self.graph.inputs)
+            self.alt.scenario = False
             for key in self.honest + self.lies:
                 self.alt.set_shape(*key)
         return self.alt
@@ -84,6 +92,9 @@ class _Second:
 
 
 def _check_body(body: Body, graph: Graph, options: Options | None, result: FileResult) -> None:
+    """The structure, the Reshape family and every other layer of one body, as ``check_model`` checks the main
+    graph's (at a scenario's shapes, ``graph.scenario``, as it checks them there: no second reading, no
+    verdicts kept for --fix)."""
     model = body.model
     every = options is not None and options.layers == "all"
     result.findings.extend(check_graph(model))
@@ -116,7 +127,7 @@ def _check_body(body: Body, graph: Graph, options: Options | None, result: FileR
     others, found = check_layers(model, graph, every, second)
     if every:
         result.layers += others
-    else:
+    elif not graph.scenario:
         result.flagged += others
     result.findings += found
     if cyclic:

@@ -58,7 +58,7 @@ class Subgraph:
             graph = runs.get(key)
             if graph is None:
                 graph = runs[key] = type(self.outer)(self.body.model, self.outer.weights, inputs=self.shapes)
-                graph.runs = runs
+                graph.runs, graph.scenario = runs, self.outer.scenario  # a scenario's body is read as one
             self._graph = graph
         return self._graph
 

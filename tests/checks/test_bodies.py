@@ -375,3 +375,24 @@ def test_fix_rewrites_an_outer_output_from_its_body(generated, tmp_path):
     assert [(f.code, f.layer.id) for f in result.findings] == [("IR301", ti.id)]
     assert irreshape("check", "--isolated", "-j", "1", "--fix", str(path)).status == 0
     assert path.read_bytes() == source.read_bytes()
+
+
+def test_an_input_shape_scenario_reaches_into_the_bodies(generated):
+    """--input-shape: the bodies are re-inferred from the scenario's dims, as Model.reshape re-infers them; a
+    body layer OpenVINO rejects there is an IR501 on its path id."""
+    path = generated["if_both"]
+    model = CORE.read_model(str(path))
+    with pytest.raises(RuntimeError, match="incompatible"):
+        model.reshape({"X": [2, 3, 5]})
+    doc = json.loads(irreshape("check", "--isolated", "-j", "1", "--format", "json", "--input-shape", "X=[2,3,5]",
+                               str(path)).stdout)
+    assert [(f["code"], f["layer"]["id"]) for f in doc["files"][0]["findings"]] == [("IR501", "2/else/2")]
+    path = generated["ti_rnn"]
+    model = CORE.read_model(str(path))
+    model.reshape({"X": [2, 10, 4]})
+    ti = next(n for n in model.get_ordered_ops() if n.get_type_name() == "TensorIterator")
+    doc = json.loads(irreshape("check", "--isolated", "-j", "1", "--format", "json", "--layers", "all",
+                               "--input-shape", "X=[2,10,4]", str(path)).stdout)
+    layers = {la["name"]: la for la in doc["files"][0]["layers"]}
+    assert layers[ti.get_friendly_name()]["outputs"][1]["expected"] == [2, 10, 8] == list(ti.get_output_shape(1))
+    assert doc["files"][0]["findings"] == []

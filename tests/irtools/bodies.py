@@ -280,6 +280,20 @@ def _simple_loop(trip, cond, h_shape, name, body_cond=None, cond_input=None):
     return _model([last, seq], [h], name)
 
 
+def loop_shape_trip() -> ov.Model:
+    """The trip count computed from a shape (a ShapeOf gathered, squeezed): a constant OpenVINO folds, so the
+    concatenated dim is known."""
+    x = o.parameter([5, 3, 4], F32, name="X")
+    trip = o.squeeze(o.gather(o.shape_of(x), _c([0]), _c(0)), _c([0]), name="trip")
+    bx = o.parameter([1, 3, 4], F32, name="bx")
+    r = o.reshape(bx, _c([1, 12]), False, name="b_reshape")
+    r_c, r_y = o.result(o.constant(np.array(True)), name="b_rc"), o.result(r, name="b_ry")
+    lp, (seq,) = _loop(trip, o.constant(np.array(True)), [bx], [r_c, r_y], [-1, 0],
+                       [("sliced", bx, x.output(0), 0, 1, 1, -1, 0)],
+                       [("get_concatenated_slices", r_y.output(0), 0, 1, 1, -1, 0)])
+    return _model([seq], [x], "loop_shape_trip")
+
+
 def loop_zero() -> ov.Model:
     """The condition input is a constant false: no iteration, the outputs are empty."""
     return _simple_loop(_c(3), o.constant(np.array(False)), [2, 3], "loop_zero")
@@ -349,9 +363,9 @@ def loop_in_loop() -> ov.Model:
 
 
 MODELS: dict[str, Callable[[], ov.Model]] = {f.__name__: f for f in (
-    ti_rnn, ti_reverse, ti_invariant_only, ti_dynamic_axis, ti_grow, loop_trip, loop_grow, loop_cond, loop_zero,
-    loop_unknown_trip, loop_empty_state, loop_fed_condition, loop_interval, loop_in_loop, if_both, if_const, if_const_false,
-    if_ranks, loop_if, if_ti)}
+    ti_rnn, ti_reverse, ti_invariant_only, ti_dynamic_axis, ti_grow,
+    loop_trip, loop_shape_trip, loop_grow, loop_cond, loop_zero, loop_unknown_trip, loop_empty_state, loop_fed_condition,
+    loop_interval, loop_in_loop, if_both, if_const, if_const_false, if_ranks, loop_if, if_ti)}
 
 
 def _port(pid: int, dims: list[int] | None, precision: str = "FP32") -> str:

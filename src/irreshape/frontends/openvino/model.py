@@ -1,4 +1,6 @@
-"""An OpenVINO IR graph as plain data: layers with their ports and source lines, and the edges.
+"""An OpenVINO IR graph as plain data: layers with their ports and source lines, and the edges; a
+TensorIterator's, Loop's or If's sub-graphs as :class:`Body` objects on its layer, each a graph of its own
+whose layers have path ids (``"7/3"``), apart from the main graph's ``layers``.
 
 Readers (:mod:`.reader`, :mod:`.scan`) build it; :meth:`IRModel.link` resolves the edges once. What the
 model holds is kept small: it shares what repeats (strings, ``<data>`` dicts, dims tuples; none is ever

@@ -289,8 +289,9 @@ def _loop(node: Node) -> list[Shape]:
     whose Result is also an output is reconciled: the Parameter takes the Result's dims, those the Parameter's
     do not contain made dynamic (a rank change: the whole shape), and the body is inferred again until every
     Result's dims lie within its Parameter's. (The source of ``loop.cpp`` reads "incompatible"; openvino
-    2026.4.1 measures as "not contained": a Parameter of [2,1..4] and a Result of [2,2..8] give [2,?].) A concatenated output is the Result's dims with the axis multiplied by the count (``?`` while it is
-    not known), any other the Result's; a constant false condition input makes them empty."""
+    2026.4.1 measures as "not contained": a Parameter of [2,1..4] and a Result of [2,2..8] give [2,?].) A
+    concatenated output is the Result's dims with the axis multiplied by the count (``?`` while it is not
+    known), any other the Result's; a constant false condition input makes them empty."""
     body = _body(node, "body")
     ins, outs, special = _inputs(body), _outputs(body), _special(body)
     if special.iteration is not None:

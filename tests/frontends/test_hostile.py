@@ -68,6 +68,8 @@ def test_subgraph_bodies_are_not_the_main_graph(tmp_path: Path) -> None:
     from hostile.make_corpus import edit
 
     body = """\t\t<layer id="6" name="ti" type="TensorIterator" version="opset1">
+\t\t\t<port_map><input external_port_id="0" internal_layer_id="0" /><output external_port_id="1" internal_layer_id="1" />
+\t\t\t</port_map>
 \t\t\t<input><port id="0" precision="FP32"><dim>24</dim></port></input>
 \t\t\t<output><port id="1" precision="FP32"><dim>24</dim></port></output>
 \t\t\t<body>
@@ -85,11 +87,20 @@ def test_subgraph_bodies_are_not_the_main_graph(tmp_path: Path) -> None:
                ("\t</edges>", '\t\t<edge from-layer="6" from-port="1" to-layer="5" to-port="0" />\n\t</edges>'))
     (tmp_path / "m.xml").write_text(xml)
     (tmp_path / "m.bin").write_bytes(BASE_BIN)
-    result = check_file(str(tmp_path / "m.xml"))
-    # the body is not read as part of the main graph; the TensorIterator itself is not inferred (IR309, info)
-    assert result is not None and [f.code for f in result.findings] == ["IR309"], result.findings
+    result = check_file(str(tmp_path / "m.xml"), Options(layers="all"))
+    # the body is not read as part of the main graph: its layers are the TensorIterator's, by their path ids,
+    # and the TensorIterator is inferred through it (no IR309)
+    assert result is not None and result.findings == [], result.findings
     assert sorted(result.model.layers) == ["0", "1", "2", "3", "4", "5", "6"]
     assert result.model.layers["0"].name == "x" and len(result.model.edges) == 6
+    (body,) = result.model.layers["6"].bodies
+    assert sorted(body.model.layers) == ["6/0", "6/1"] and [str(e) for e in body.model.edges] == ["6/0:0 -> 6/1:0"]
+    assert {lr.layer.id: lr.status.value for lr in result.layers if "/" in lr.layer.id} == {"6/0": "ok", "6/1": "ok"}
+    # without its port map, OpenVINO rejects the TensorIterator (its input is described by nothing)
+    start = xml.index("\t\t\t<port_map>")
+    (tmp_path / "m.xml").write_text(xml[:start] + xml[xml.index("\t\t\t<input>", start):])
+    result = check_file(str(tmp_path / "m.xml"))
+    assert [f.code for f in result.findings] == ["IR303"] and "input descriptions" in result.findings[0].message
 
 
 def test_lfs_pointer_says_how_to_fix(made) -> None:

@@ -29,6 +29,7 @@ from ..rules.reshape import INVALID_PATTERN
 from ..shapes import registry
 from ..shapes import values as V
 from ..shapes.reshape import ReshapeError, pattern_from_values
+from .subgraphs import subgraphs
 from .values import Evaluated, NoBounds, Unknown, Value
 
 MAX_DEPTH = 256  # layers on one path of a shape subgraph
@@ -127,6 +128,8 @@ class Graph:
         self.model = model
         self.inputs = inputs or {}
         self.scenario = inputs is not None
+        self.bodies: dict[int, list] = {}  # id(control-flow layer) -> the Subgraphs its last inference ran
+        self.runs: dict[tuple, Graph] = {}  # bodies' readings by content, shared with theirs (checks.subgraphs)
         self._origin: dict[int, str] = {}  # id(port) -> how its shape was had, when not as usual (see origin)
         self.weights = weights if weights is not None else Weights(model.bin_path)
         model.link()  # every input port knows its source
@@ -252,7 +255,8 @@ class Graph:
         shape (None: a dynamic rank), OpenVINO's error message where it rejects the layer, or _UNDECIDED where
         irreshape cannot tell. ``version``: the op's version in that opset instead of the layer's own."""
         version = version or layer.version
-        key = (layer.kind, version, id(layer.data), len(layer.outputs), *map(id, ins))
+        # a layer with bodies is its own: TensorIterators share their (empty) <data>, not their bodies
+        key = (layer.kind, version, id(layer if layer.bodies else layer.data), len(layer.outputs), *map(id, ins))
         entry = self._inferred.get(key)
         outputs: object = _UNSET
         if entry is not None:  # the same op on the same shapes: the same result where the same Consts were read
@@ -296,7 +300,8 @@ class Graph:
             read.append(i)
             return self._input_tensor(layer, i)
 
-        node = registry.Node(layer.type, version, layer.data, ins, len(layer.outputs), value)
+        node = registry.Node(layer.type, version, layer.data, ins, len(layer.outputs), value,
+                             subgraphs(self, layer) if layer.bodies else ())
         outputs: "list[Shape] | str | object"
         try:
             outputs = [self._intern(s) for s in registry.shape_fn(layer.kind, version)(node)]  # type: ignore[misc]
@@ -379,6 +384,10 @@ class Graph:
             hi = pattern_from_values(t.hi, t.et)
             known = self._bounds[id(t)] = (t, [Bound(a.lo, b.hi) for a, b in zip(lo, hi)])
         return known[1]
+
+    def input_tensor(self, layer: Layer, i: int) -> object:
+        """Input ``i``'s value bounds as a shape function sees them (see ``_input_tensor``)."""
+        return self._input_tensor(layer, i)
 
     def _input_tensor(self, layer: Layer, i: int) -> object:
         """Input ``i``'s value bounds for a shape function: a Tensor, None where OpenVINO has none (a

@@ -12,6 +12,7 @@ from ..rules import finding
 from ..rules import structure as S
 from ..rules import weights as W
 from . import internal_error
+from .bodies import check_bodies
 from .graph import Graph
 from .layers import check_layers
 from .pinned import pinned_dims
@@ -160,6 +161,7 @@ def check_model(model: IRModel, options: Options | None = None, inputs: dict[str
         elif inputs is None:
             result.flagged = others
         result.findings += found
+        check_bodies(model, graph, options, result)  # the bodies of TensorIterators, Loops and Ifs
         if inputs is not None:
             for verdict in result.layers:
                 if verdict.status is Status.MISMATCH:

@@ -111,12 +111,36 @@ def _input_origin(layer: "Layer", result: FileResult) -> str:
         return f"the <dim>s of input port {port.id} (no edge feeds it)"
     s_layer, s_port = src
     who = f"{s_layer.type} {s_layer.name!r} (id {s_layer.id})"
+    bound = _binding(result, s_layer.id) if s_layer.kind == "parameter" else None
+    if bound is not None:
+        return f"{who}: {bound}"
     if s_layer.kind == "parameter" and "shape" in s_layer.data:
         return f"{who}: its `shape` attribute {s_layer.data['shape']!r}"
     checked = next((lr for lr in result.layers if lr.layer.id == s_layer.id and lr.expected_known), None)
     if checked is not None:
         return f"{who} port {s_port.id}: the output irreshape recomputed for it"
     return f"{who} port {s_port.id}: the output OpenVINO infers for it"
+
+
+def _binding(result: FileResult, param_id: str) -> str | None:
+    """How a body's Parameter gets its dims from its outer layer's input, when the port map binds it."""
+    for outer in result.model.every_layer() if result.model is not None else ():
+        for body in outer.bodies:
+            entry = next((e for e in body.inputs if e.layer == param_id), None)
+            if entry is None or not param_id.startswith(body.prefix):
+                continue
+            a = entry.attrs
+            port = a.get("external_port_id", "?")
+            if "axis" in a:
+                how = (f"sliced on axis {a['axis']} (part_size {a.get('part_size', '1')}, start {a.get('start', '0')}, "
+                       f"end {a.get('end', '-1')})")
+            elif any(e.to_layer == param_id for e in body.back_edges):
+                how = "the initial value of a back edge, its dims as they arrive"
+            else:
+                how = "its dims as they arrive"
+            return (f"the dims {outer.type} {outer.name!r} (id {outer.id}) gives it from its input {port}, {how}, "
+                    "not its `shape` attribute")
+    return None
 
 
 def _bound_text(b: Bound) -> str:

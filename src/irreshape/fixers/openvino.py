@@ -64,17 +64,17 @@ class _PortEdit:
 def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines: list[bytes],
           outcome: Plan) -> list[_PortEdit]:
     """The port edits for every fixable layer; refusals go to ``outcome.refused``."""
-    duplicated = {d.id for d in model.duplicates}
     claimed: dict[int, tuple[int, ...]] = {}  # first dim line -> new dims, across layers
     edits: list[_PortEdit] = []
     for res in (*result.layers, *result.flagged):
         layer = res.layer
         if res.status is not Status.MISMATCH or skip(layer.id):
             continue
+        scope = model.scope(layer.id) or model  # the graph holding the layer: the main one or a body
         try:
-            if layer.id in duplicated:
+            if any(d.id == layer.id for d in scope.duplicates):
                 raise _Refused(f"layer id {layer.id} is used by more than one layer")
-            layer_edits = _layer_edits(res, model, lines)
+            layer_edits = _layer_edits(res, scope, lines)
             for e in layer_edits:
                 if claimed.get(e.key, e.new) != e.new:
                     raise _Refused(f"{e.where} is also rewritten, differently, for another layer")

@@ -175,7 +175,7 @@ def _filter(result: FileResult, settings: Settings) -> None:
 
 def _stamp_spans(findings: list[Finding], model) -> None:
     """``extra["span"]``: the first and last line of the layer element holding each finding's line."""
-    layers = sorted([*model.layers.values(), *model.duplicates], key=lambda la: la.line)
+    layers = sorted(model.every_layer(), key=lambda la: la.line)  # the bodies' layers too
     starts = [la.line for la in layers]
     for f in findings:
         if not f.line:

@@ -55,7 +55,7 @@ def from_model(model: "IRModel") -> Suppressions:
     out = Suppressions()
     if not model.comments:
         return out
-    layers = sorted([*model.layers.values(), *model.duplicates], key=lambda la: la.line)
+    layers = sorted(model.every_layer(), key=lambda la: la.line)  # the bodies' layers too
     starts = [la.line for la in layers]
     by_layer: dict[str, set[str]] = {}
     for line, text in model.comments:
@@ -74,9 +74,12 @@ def from_model(model: "IRModel") -> Suppressions:
 
 
 def _owner(path: str, layers: list["Layer"], starts: list[int], line: int) -> Optional["Layer"]:
-    """The layer a comment on ``line`` belongs to: the one it is inside, else the next one."""
+    """The layer a comment on ``line`` belongs to: the one it is inside, else the next one (in a body of the
+    layer before it, the body's next layer)."""
     i = bisect.bisect_right(starts, line)  # layers[i - 1] starts at or before the comment
     prev = layers[i - 1] if i > 0 else None
+    if prev is not None and line > prev.end_line and any(b.line <= line for b in prev.bodies):
+        return layers[i] if i < len(layers) else None
     if prev is not None and (line <= prev.end_line or not _closed_between(path, prev.end_line, line)):
         return prev
     return layers[i] if i < len(layers) else None

@@ -47,15 +47,19 @@ def document(results: list[FileResult], ctx: Context) -> dict:
         artifact = _location(r.path, ctx.root)
         keys = occurrences(relative_path(r.path, ctx.root), r.findings)
         for f, (key, n) in zip(r.findings, keys):
+            location: dict = {"physicalLocation": {
+                "artifactLocation": artifact,
+                "region": {"startLine": f.line or 1, "startColumn": f.col},
+            }}
+            if f.layer is not None:  # the layer by its id: a path ("7/3", "7/then/3") for a body's
+                location["logicalLocations"] = [{"name": f.layer.name, "fullyQualifiedName": f.layer.id,
+                                                 "kind": "element"}]
             out.append({
                 "ruleId": f.code,
                 "ruleIndex": index[f.code],
                 "level": _LEVEL[f.severity],
                 "message": {"text": f.message},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": artifact,
-                    "region": {"startLine": f.line or 1, "startColumn": f.col},
-                }}],
+                "locations": [location],
                 "partialFingerprints": {"irreshape/v1": fingerprint(key, n)},
             })
     return {

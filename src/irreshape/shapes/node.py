@@ -50,13 +50,17 @@ class Node:
     ``None`` where OpenVINO knows none (a run-time input), or :class:`Undecided` (the class or an instance)
     where irreshape could not evaluate it; or a callable ``i -> that`` evaluated on first use.
     ``attrs``: the layer's ``<data>`` attributes, as strings.
+    ``bodies``: a TensorIterator's, Loop's or If's sub-graphs, each an object that infers its body on request
+    (see :mod:`.ops.control`, which says what it offers); empty for every other op.
     """
 
-    __slots__ = ("type", "version", "attrs", "inputs", "n_outputs", "_values", "_memo")
+    __slots__ = ("type", "version", "attrs", "inputs", "n_outputs", "bodies", "_values", "_memo")
 
     def __init__(self, type: str, version: str, attrs: Mapping[str, str], inputs: Sequence[Shape],
                  n_outputs: int = 1,
-                 values: "Sequence[object] | Callable[[int], object] | None" = None) -> None:
+                 values: "Sequence[object] | Callable[[int], object] | None" = None,
+                 bodies: Sequence[Any] = ()) -> None:
+        self.bodies = bodies
         self.type = type
         self.version = version.lower()
         self.attrs = attrs

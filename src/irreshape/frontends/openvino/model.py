@@ -1,4 +1,6 @@
-"""An OpenVINO IR graph as plain data: layers with their ports and source lines, and the edges.
+"""An OpenVINO IR graph as plain data: layers with their ports and source lines, and the edges; a
+TensorIterator's, Loop's or If's sub-graphs as :class:`Body` objects on its layer, each a graph of its own
+whose layers have path ids (``"7/3"``), apart from the main graph's ``layers``.
 
 Readers (:mod:`.reader`, :mod:`.scan`) build it; :meth:`IRModel.link` resolves the edges once. What the
 model holds is kept small: it shares what repeats (strings, ``<data>`` dicts, dims tuples; none is ever
@@ -58,6 +60,8 @@ class Layer:
     data: dict[str, str]
     inputs: tuple[Port, ...]  # tuples, not lists: a model holds a great many of them
     outputs: tuple[Port, ...]
+    # the sub-graphs of a TensorIterator or Loop (one, "body") or an If ("then", "else"), in file order
+    bodies: tuple["Body", ...] = ()
 
     @property
     def end_line(self) -> int:
@@ -145,6 +149,32 @@ class Edges(Sequence[Edge]):
 
 
 @dataclass(slots=True)
+class PortMap:
+    """One ``<input>`` or ``<output>`` of a ``<port_map>`` (``<then_port_map>``, ``<else_port_map>``): the body
+    layer it binds (``internal_layer_id``, as a path id) and the element's attributes as written."""
+
+    layer: str
+    attrs: dict[str, str]
+    line: int
+
+
+@dataclass(slots=True)
+class Body:
+    """The sub-graph of a TensorIterator or a Loop (``name`` "body") or a branch of an If ("then", "else"): a
+    graph of its own, read into ``model``, whose layer ids are path ids, ``prefix`` and the id written
+    (``"7/3"``, ``"7/then/3"``; nested bodies chain: ``"7/3/then/0"``), in its edges, port map and back edges
+    too. ``inputs`` and ``outputs`` bind the outer layer's ports to the body's Parameters and Results."""
+
+    name: str
+    prefix: str
+    model: "IRModel"
+    inputs: list[PortMap] = field(default_factory=list)
+    outputs: list[PortMap] = field(default_factory=list)
+    back_edges: list[Edge] = field(default_factory=list)  # from a body Result to a body Parameter
+    line: int = 0  # the line of the body's element (``<body>``, ``<then_body>``, ``<else_body>``)
+
+
+@dataclass(slots=True)
 class Links:
     """What :meth:`IRModel.link` found in the edges."""
 
@@ -172,6 +202,26 @@ class IRModel:
     @property
     def bin_path(self) -> str:
         return os.path.splitext(self.path)[0] + ".bin"
+
+    def every_layer(self) -> Iterator[Layer]:
+        """Every layer of the file: this graph's (its duplicates too), then, depth first, its bodies'."""
+        yield from self.layers.values()
+        yield from self.duplicates
+        for layer in (*self.layers.values(), *self.duplicates):
+            for body in layer.bodies:
+                yield from body.model.every_layer()
+
+    def scope(self, layer_id: str) -> "IRModel | None":
+        """The graph holding the layer of this id: this one, or a body's (found by the path id's prefix)."""
+        if layer_id in self.layers:
+            return self
+        for layer in self.layers.values():
+            for body in layer.bodies:
+                if layer_id.startswith(body.prefix):
+                    found = body.model.scope(layer_id)
+                    if found is not None:
+                        return found
+        return None
 
     def link(self) -> Links:
         """Resolve the edges, once: every input port's ``source`` (the first edge into a port decides, even
@@ -220,13 +270,19 @@ class IRModel:
         every input port forgets its source (:meth:`link`), and every port of a layer not in ``keep``
         forgets its layer. The layers in ``keep`` (a result's) still know their ports' lines; the model
         itself is not to be used after this."""
-        kept = {id(layer) for layer in keep}
+        self._release({id(layer) for layer in keep})
+
+    def _release(self, kept: set[int]) -> None:
         for layer in (*self.layers.values(), *self.duplicates):
             for p in layer.inputs:
                 p.source = None
             if id(layer) not in kept:
                 for p in (*layer.inputs, *layer.outputs):
                     p.layer = None
+            if layer.bodies:  # the bodies' layers the result shows stay; the bodies go
+                for body in layer.bodies:
+                    body.model._release(kept)
+                layer.bodies = ()
         self._links = None
         self._from.clear()
 

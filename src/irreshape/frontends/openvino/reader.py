@@ -13,6 +13,7 @@ import re
 from ...core.dims import INT64_MAX
 from ...core.findings import Problem
 from ...core.text import clip
+from .bodies import BodyReader
 from .model import Edge, IRModel, Layer, Port
 
 SUPPORTED_VERSIONS = (10, 11)  # the IR versions OpenVINO reads
@@ -101,6 +102,10 @@ class Reader:
         self.dims: dict[str, int] = {}  # raw text of a good <dim> -> its value
         self.base = 0  # added to every line: the line before a <layer> read on its own
 
+    def line(self, el) -> int:
+        """The line of an element read on its own or in the whole document."""
+        return line_of(el) + self.base
+
     def kind(self, typ: str) -> tuple[str, str]:
         """(the shared string of a layer type, its kind: lower-cased, as OpenVINO matches types)."""
         known = self.kinds.get(typ)
@@ -109,11 +114,12 @@ class Reader:
             known = self.kinds[typ] = (typ, typ.lower())
         return known
 
-    def layer(self, el) -> Layer:
+    def layer(self, el, prefix: str = "") -> Layer:
+        """The layer of a ``<layer>`` element; ``prefix`` goes before its id (a body's layer: its path id)."""
         get, share = el.get, self.share
         known = self.kind(get("type", ""))
         line = line_of(el) + self.base
-        lid, version = get("id", ""), get("version", "")
+        lid, version = prefix + get("id", ""), get("version", "")
         layer = Layer(share(lid, lid), get("name", ""), known[0], known[1], share(version, version), line, NO_DATA,
                       (), ())
         data = inputs = outputs = None
@@ -194,6 +200,7 @@ def read_elements(model: IRModel, f, max_size: int) -> None:
 
     problems = model.problems
     reader = Reader(problems)
+    bodies = BodyReader(model, reader)
     checked_root = seen_layers = False
     top = None  # the element at depth 1 whose children were last found to be main-graph layers or edges
     it = etree.iterparse(Capped(f, max_size), events=("end", "comment"), tag=(*_TAGS, etree.Comment),
@@ -211,7 +218,8 @@ def read_elements(model: IRModel, f, max_size: int) -> None:
             tag = el.tag
             if tag == "net":
                 continue
-            # only the main graph: a TensorIterator's or Loop's <body> is a graph of its own, ids and all
+            # the main graph here: a TensorIterator's or Loop's <body>, an If's <then_body> and <else_body>, are
+            # graphs of their own, ids and all, which the BodyReader gathers and hands to their layer
             parent = el.getparent()
             if tag == "layers":
                 seen_layers = seen_layers or parent.getparent() is None
@@ -223,6 +231,7 @@ def read_elements(model: IRModel, f, max_size: int) -> None:
             if parent is top:
                 if tag == "layer":
                     layer = reader.layer(el)
+                    bodies.attach(layer, el)
                     if layer.id in model.layers:
                         model.duplicates.append(layer)
                     else:
@@ -236,6 +245,8 @@ def read_elements(model: IRModel, f, max_size: int) -> None:
                         if prev is not None and prev.tag == "edge" and prev.tail is not None:
                             line = model.edges[-1].line + prev.tail.count("\n")
                     model.edges.append(Edge(share(a, a), share(b, b), share(c, c), share(d, d), line))
+            else:
+                bodies.take(el, tag, parent)
             # drop the element read and the siblings before it, so that the tree never grows
             el.clear(keep_tail=tag == "edge")  # the next edge's line may need this one's tail
             while el.getprevious() is not None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import os
 import re
 
+from .bodies import BODY_TAGS
 from .model import Edges, IRModel, Layer, Port
 from .reader import NO_DATA, Reader, dim_value, parser_options, read_net
 from ...core.findings import Problem
@@ -39,7 +40,7 @@ _SECTION = re.compile(rb"(?:\s*" + _PORT + rb")*\s*")
 # A layer's skeleton; the content of <input> and <output> is checked against _SECTION when first seen.
 # Attributes as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the pattern.
 _LAYER = re.compile(
-    rb"\s*<layer([^>]*)>\s*(?:<data([^>]*)/>\s*)?(?:<input>([^<]*(?:<(?!/input>)[^<]*)*)</input>\s*)?"
+    rb"\s*<layer(\s[^>]*)>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>([^<]*(?:<(?!/input>)[^<]*)*)</input>\s*)?"
     rb"(?:<output>([^<]*(?:<(?!/output>)[^<]*)*)</output>\s*)?(?:" + _RT_INFO + rb")?</layer>")
 _PORTS = re.compile(rb"<port(" + _A + rb")(?:/>|>(" + _PORT_BODY + rb")</port>)")
 _NAMES = re.compile(rb' names="[^"\n]*"')  # port names: no part of the model, and unique to each port
@@ -375,7 +376,11 @@ class Scanner:
         return out
 
     def _body(self, body: bytes) -> tuple[tuple[int, ...], tuple[int, ...] | None]:
-        """(the dims of a port's content, their lines after the port's: None for one per line)."""
+        """(the dims of a port's content, their lines after the port's: None for one per line). The dims come
+        before the port's ``<rt_info>``: whatever that holds is not the port's (as lxml reads it)."""
+        cut = body.find(b"<rt_info")
+        if cut >= 0:
+            body = body[:cut]
         known = self.dims
         dims = []
         for text in _DIM.findall(body):
@@ -403,6 +408,8 @@ class Scanner:
             el = etree.fromstring(self.data[start:end], etree.XMLParser(**parser_options()))
         except etree.XMLSyntaxError:
             raise _Whole from None  # not one element: a <layer> in another
+        if any(child.tag in BODY_TAGS for child in el):
+            raise _Whole  # a sub-graph, even an empty one, is read element by element
         self.reader.base = line - 1
         try:
             return self.reader.layer(el)

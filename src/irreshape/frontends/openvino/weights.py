@@ -166,12 +166,14 @@ def read_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], li
         code = FLOAT_TYPES[et]
         raw = weights.read(layer, offset, size, count * struct.calcsize(code))
         return et, shape, list(struct.unpack(f"<{count}{code}", raw))
-    if et not in INT_TYPES:
+    if et not in INT_TYPES and et != "boolean":
         return et, shape, []
     if count > 1 << 20:
         raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: {count} elements is too many for a "
                                  "shape pattern", layer.line, layer.ref))
-    width, signed = INT_TYPES[et]
     raw = weights.read(layer, offset, size, needed)
+    if et == "boolean":  # a byte each, read as `value != 0` (a condition Const)
+        return et, shape, [int(v != 0) for v in raw[:count]]
+    width, signed = INT_TYPES[et]
     values = [int.from_bytes(raw[i:i + width], "little", signed=signed) for i in range(0, needed, width)]
     return et, shape, values

@@ -121,13 +121,15 @@ class Graph:
     """Shapes and values of one IR, as OpenVINO's ``read_model`` infers them: every layer with a shape function
     from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on; ``origin`` says
     how an output port's shape was had. ``inputs`` gives Parameters (by layer id) shapes of the caller's
-    instead of their ``shape`` attribute: a scenario, in which the declared dims are the exported model's and
-    stand for nothing (an output irreshape cannot infer is then of dynamic rank)."""
+    instead of their ``shape`` attribute (a body's, from its outer layer's inputs); in a ``scenario`` the
+    declared dims are the exported model's and stand for nothing (an output irreshape cannot infer is then of
+    dynamic rank)."""
 
-    def __init__(self, model: IRModel, weights: Weights | None = None, inputs: dict[str, Shape] | None = None) -> None:
+    def __init__(self, model: IRModel, weights: Weights | None = None, inputs: dict[str, Shape] | None = None,
+                 scenario: bool = False) -> None:
         self.model = model
         self.inputs = inputs or {}
-        self.scenario = inputs is not None
+        self.scenario = scenario
         self.bodies: dict[int, list] = {}  # id(control-flow layer) -> the Subgraphs its last inference ran
         self.runs: dict[tuple, Graph] = {}  # bodies' readings by content, shared with theirs (checks.subgraphs)
         self._origin: dict[int, str] = {}  # id(port) -> how its shape was had, when not as usual (see origin)

@@ -103,7 +103,7 @@ class _Probe:
         for (pid, axis), value in assign.items():
             shape = inputs.setdefault(pid, list(self.shapes[pid]))  # type: ignore[arg-type]
             shape[axis] = Dim.of(value)  # type: ignore[index]
-        probe = Graph(self.model, self.graph.weights, inputs)
+        probe = Graph(self.model, self.graph.weights, inputs, scenario=True)
         out = {}
         self.judged = set()  # the suspects this probe judged: on a static input, or failing
         for v in suspects:

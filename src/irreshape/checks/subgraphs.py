@@ -57,8 +57,9 @@ class Subgraph:
             runs = self.outer.runs
             graph = runs.get(key)
             if graph is None:
-                graph = runs[key] = type(self.outer)(self.body.model, self.outer.weights, inputs=self.shapes)
-                graph.runs, graph.scenario = runs, self.outer.scenario  # a scenario's body is read as one
+                graph = runs[key] = type(self.outer)(self.body.model, self.outer.weights, inputs=self.shapes,
+                                                     scenario=self.outer.scenario)  # a scenario's body is one too
+                graph.runs = runs
             self._graph = graph
         return self._graph
 

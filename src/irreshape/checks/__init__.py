@@ -41,6 +41,15 @@ def internal_error(path: str, exc: Exception, layer=None) -> Finding:
                    layer.ref if layer is not None else None)
 
 
+def failed(result: FileResult, options: Options | None, exc: Exception, layer=None) -> None:
+    """A check that failed on one layer (of ``result``'s file): an IR900 finding, the others go on; with
+    ``options.debug`` the exception itself, traceback and all."""
+    if options is not None and options.debug:
+        raise exc
+    result.findings.append(internal_error(result.path, exc, layer))
+    result.internal_error = True
+
+
 @contextmanager
 def no_cycle_collection() -> Iterator[None]:
     """Python's cycle collector off for the block. A parse makes a million objects and no cycle, and the

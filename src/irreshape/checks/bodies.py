@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..core.results import FileResult, Options
 from ..frontends.openvino.model import Body, IRModel
 from ..shapes.registry import Undecided
-from . import internal_error
+from . import failed
 from .graph import Graph
 from .graphcheck import check_graph_layers
 
@@ -37,10 +37,7 @@ def check_bodies(model: IRModel, graph: Graph, options: Options | None, result: 
             try:
                 check_graph_layers(body.model, inner, options, result)
             except Exception as e:
-                if options is not None and options.debug:
-                    raise
-                result.findings.append(internal_error(model.path, e, layer))
-                result.internal_error = True
+                failed(result, options, e, layer)
                 continue
             check_bodies(body.model, inner, options, result)
 

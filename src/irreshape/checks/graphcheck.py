@@ -8,7 +8,7 @@ from ..core.order import topological
 from ..core.results import FileResult, LayerResult, Options, PortResult, Status
 from ..frontends.openvino.model import IRModel, Layer, Port
 from ..rules import structure as S
-from . import internal_error
+from . import failed
 from .graph import Graph
 from .layers import check_layers
 from .pinned import pinned_dims
@@ -92,10 +92,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                 if second.status is Status.OK:
                     verdict, findings = second, second_findings
         except Exception as e:
-            if options is not None and options.debug:
-                raise
-            result.findings.append(internal_error(model.path, e, layer))
-            result.internal_error = True
+            failed(result, options, e, layer)
             continue
         readings.record(layer, verdict)
         family.append(verdict)

@@ -236,6 +236,8 @@ class Graph:
                 self._origin[id(port)] = "undecided"
                 return self._declared_shape(layer, port)
             ins.append(shapes[id(src)])
+        if len(ins) == 1 and getattr(registry.shape_fn(layer.kind, layer.version), "passthrough", False):
+            return ins[0]  # an op that keeps its input's shape (Convert, ReLU, Sigmoid...): nothing to ask
         out = self.infer_output(layer, port, ins)
         if out is _UNDECIDED or isinstance(out, str):
             self._origin[id(port)] = "undecided" if out is _UNDECIDED else out  # type: ignore[assignment]

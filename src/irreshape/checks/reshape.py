@@ -229,6 +229,8 @@ def _spec_checks(c: _Check, in_shape: Shape, bounds: list[Bound], expected: list
 def _explaining(declared: Optional[list[int]], outcomes: list[tuple[Shape, object]]) -> tuple[Shape, object]:
     """Of the (input reading, what it gives) pairs, the first whose output the declared dims agree with, else
     the first: with a lying layer upstream, the blame stays with the liar."""
+    if len(outcomes) == 1:
+        return outcomes[0]
     return next((o for o in outcomes if declared is not None and isinstance(o[1], list)
                  and len(declared) == len(o[1]) and not differing(declared, o[1], _ANY)), outcomes[0])
 
@@ -301,12 +303,13 @@ def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
     output port (already IR101/IR102) does not also blame the consumers that have it right. A
     consumer that is itself a Reshape checks its own input port (IR106): the blame goes to it alone.
     """
-    for c_layer, c_port in graph.model.consumers(layer.id, out_port.id):
+    written = None if expected is None else tuple([d.to_ir() for d in expected])  # as the serializer writes it
+    for c_layer, c_port in graph.model.consumers(layer.id, out_port.id, FAMILY):
         if c_port.dims is None or c_layer.kind in FAMILY:
             continue
         if expected is not None:
             theirs = c_port.dims
-            if len(theirs) == len(expected) and not differing(theirs, expected, _WRONG):
+            if theirs == written or (len(theirs) == len(expected) and not differing(theirs, expected, _WRONG)):
                 continue
             reference = f"is {format_shape(expected)}"
         elif declared is None or list(c_port.dims) == declared:

@@ -295,20 +295,24 @@ class IRModel:
         port = layer.input(port_id)
         return port.producer if port is not None else None
 
-    def consumers(self, layer_id: str, port_id: str) -> list[tuple[Layer, Port]]:
+    def consumers(self, layer_id: str, port_id: str, kinds: Iterable[str] = ()) -> list[tuple[Layer, Port]]:
         """The (layer, input port) pairs that edges from output ``port_id`` of ``layer_id`` lead to, in file
-        order. The edges out of layers of one kind are indexed on the first question about that kind."""
+        order. The edges out of layers of one kind are indexed on the first question about that kind, with
+        those of ``kinds`` (the kinds the caller will ask about: one pass over the edges for all of them)."""
         layers = self.layers
         layer = layers.get(layer_id)
         kind = layer.kind if layer is not None else None
         index = self._from.get(kind)
         if index is None:
-            index = self._from[kind] = {}
+            wanted = {kind, *kinds} - self._from.keys() if kind is not None else {None}
+            indexes = {k: self._from.setdefault(k, {}) for k in wanted}
+            index = indexes[kind]
             edges = self.edges
-            ids = {lid for lid, la in layers.items() if la.kind == kind}
+            kind_of = {lid: la.kind for lid, la in layers.items() if la.kind in wanted}
             for i, (fl, *_) in enumerate(_ends(edges)):
-                if fl in ids if kind is not None else fl not in layers:
-                    index.setdefault(fl, []).append(edges[i])
+                k = kind_of.get(fl) if kind is not None else (None if fl not in layers else "")
+                if k in indexes:
+                    indexes[k].setdefault(fl, []).append(edges[i])
         out = []
         for e in index.get(layer_id, ()):
             if e.from_port != port_id:

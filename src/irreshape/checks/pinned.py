@@ -24,7 +24,7 @@ from .graph import Graph, describe
 from .values import Value
 
 PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
-SCREEN = (1, 2, 3, 5)  # every dynamic dim at once: a layer that holds at each pins nothing
+SCREEN = (1, 2)  # every dynamic dim at once: a pin fails at 1 (a pin to another value, to multiples) or at 2
 UPSTREAM = "its input cannot be inferred: a layer before it fails"
 _FAILS = (INVALID_PATTERN, VOLUME_MISMATCH)
 
@@ -78,8 +78,8 @@ class _Probe:
 
     def screen(self, suspects: list[LayerResult]) -> list[LayerResult]:
         """The suspects that fail with every dynamic dim at one of SCREEN (each that it may take): a layer that
-        holds at all of them (or whose input a failing layer before it hides) pins nothing (a pin fails at 1,
-        or at 2 and 3), and is not probed further."""
+        holds at both (or whose input a failing layer before it hides) pins nothing, and is not probed
+        further."""
         failing: set[str] = set()
         for value in SCREEN:
             assign = {self.key(k): value for k in range(len(self.dims)) if self.dims[k][2].contains(value)}

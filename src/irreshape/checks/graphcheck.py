@@ -12,7 +12,7 @@ from . import failed
 from .graph import Graph
 from .layers import check_layers
 from .pinned import pinned_dims
-from .reshape import KINDS, VIEWS, check_layer, check_view
+from .reshape import KINDS, VIEWS, check_layer, check_view, same_verdict, verdict_key
 from .structure import check_graph, shape_cycles
 
 _LIES = (Status.MISMATCH, Status.INVALID)
@@ -79,13 +79,22 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
     every = options is not None and options.layers == "all"
     readings = Readings(model, graph, alternative=not graph.scenario)
     family: list[LayerResult] = []
+    passed: dict[tuple, LayerResult] = {} if not every else None  # verdict_key -> an ok verdict, no findings
     for lid in ordered + cyclic:
         layer = model.layers[lid]
         check = checker(layer)
         if check is None:
             continue
         try:
+            key = verdict_key(layer, graph) if passed is not None else None
+            known = passed.get(key) if key is not None else None  # type: ignore[union-attr]
+            if known is not None:  # the same Reshape of a repeated block: the same verdict
+                readings.record(layer, verdict := same_verdict(known, layer))
+                family.append(verdict)
+                continue
             verdict, findings = check(layer, graph)
+            if key is not None and verdict.status is Status.OK and not findings and verdict.expected is not None:
+                passed[key] = verdict  # type: ignore[index]  # ok on its own (not by the second reading)
             alt = readings.second() if verdict.status in _LIES else None
             if alt is not None:
                 second, second_findings = check(layer, alt)

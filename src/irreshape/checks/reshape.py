@@ -89,6 +89,34 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     return c.res, c.findings
 
 
+def verdict_key(layer: "Layer", graph: "Graph") -> tuple | None:
+    """What :func:`check_layer` reads of a Reshape and its neighbourhood, as a key: two Reshapes with equal keys
+    get the same verdict and findings but for their names (a deep model repeats its blocks). The identities
+    are of objects the parser and the graph share by content (<data>, dims tuples, interned shapes). None
+    where the pattern cannot be evaluated (the verdict then names the layer that stopped it)."""
+    if layer.kind != "reshape" or len(layer.inputs) != 2 or len(layer.outputs) != 1:
+        return None
+    data, shape = layer.inputs
+    value = graph.input_value(layer, shape)
+    if isinstance(value, Unknown):
+        return None
+    src, pattern_src = data.source, shape.source
+    return (layer.version, id(layer.data), id(graph.input_shape(data)), id(data.dims), id(shape.dims),
+            None if src is None else (id(src.dims), src.layer.kind),  # type: ignore[union-attr]
+            None if pattern_src is None else (id(pattern_src.dims), pattern_src.layer.kind,  # type: ignore[union-attr]
+                                              pattern_src.layer.data.get("element_type")),  # type: ignore[union-attr]
+            value.element_type, value.shape, tuple([(b.lo, b.hi, b.sym) for b in value.bounds]),
+            id(layer.outputs[0].dims),
+            tuple([(c.kind, id(p.dims)) for c, p in graph.model.consumers(layer.id, layer.outputs[0].id, FAMILY)]))
+
+
+def same_verdict(known: LayerResult, layer: "Layer") -> LayerResult:
+    """The verdict of ``known`` (an ``ok`` one, without findings) for ``layer``, whose key is equal."""
+    dims = layer.outputs[0].dims
+    return LayerResult(layer, known.status, None if dims is None else list(dims), known.expected, known.expected_known,
+                       known.input_shape, known.pattern, known.pattern_origin, known.special_zero)
+
+
 def _special_zero(c: _Check) -> None:
     raw = c.layer.data.get("special_zero")
     c.res.special_zero, well_spelled = parse_bool(raw)

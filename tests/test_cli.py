@@ -182,7 +182,7 @@ def test_jobs_share_the_files_between_this_process_and_the_workers_and_keep_thei
 
 
 def test_internal_error_is_ir900_unless_debug(monkeypatch):
-    import irreshape.checks.graphcheck as ir_checks
+    import irreshape.checks.reshape as ir_checks
 
     def boom(*a, **k):
         raise RuntimeError("engine bug")

@@ -166,7 +166,7 @@ def _pair(d: Path) -> Path:
 
 
 def test_internal_error_in_one_layer_spares_the_others(tmp_path: Path, monkeypatch) -> None:
-    from irreshape.checks import graphcheck as ir_checks
+    from irreshape.checks import reshape as ir_checks
 
     real = ir_checks.check_layer
 

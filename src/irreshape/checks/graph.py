@@ -185,9 +185,6 @@ class Graph:
         except KeyError:
             pass
         layer: Layer = port.layer  # type: ignore[assignment]
-        if layer.kind == "const":
-            shape = shapes[id(port)] = self._const_output(layer, port)
-            return shape
         sources = self._shape_sources(layer)
         for src in sources:
             if src is not None and id(src) not in shapes:  # a walk, for the sources first
@@ -285,7 +282,7 @@ class Graph:
             if src is not None and src.layer.kind == "const":  # type: ignore[union-attr]
                 key.append(id(src.layer.data))  # type: ignore[union-attr]
                 continue
-            t = self._input_tensor(layer, i)
+            t = self.input_tensor(layer, i)
             if isinstance(t, V.Tensor):
                 key.append((t.et, t.shape, t.lo, t.hi))
             elif t is None:
@@ -302,7 +299,7 @@ class Graph:
 
         def value(i: int) -> object:
             read.append(i)
-            return self._input_tensor(layer, i)
+            return self.input_tensor(layer, i)
 
         node = registry.Node(layer.type, version, layer.data, ins, len(layer.outputs), value,
                              subgraphs(self, layer) if layer.bodies else ())
@@ -390,10 +387,6 @@ class Graph:
         return known[1]
 
     def input_tensor(self, layer: Layer, i: int) -> object:
-        """Input ``i``'s value bounds as a shape function sees them (see ``_input_tensor``)."""
-        return self._input_tensor(layer, i)
-
-    def _input_tensor(self, layer: Layer, i: int) -> object:
         """Input ``i``'s value bounds for a shape function: a Tensor, None where OpenVINO has none (a
         run-time input, a failed bound evaluation), registry.Undecided where irreshape cannot tell."""
         src = layer.inputs[i].source if i < len(layer.inputs) else None

@@ -12,7 +12,7 @@ from . import failed
 from .graph import Graph
 from .layers import check_layers
 from .pinned import pinned_dims
-from .reshape import KINDS, VIEWS, check_layer, check_view, same_verdict, verdict_key
+from .reshape import KINDS, checker, same_verdict, verdict_key
 from .structure import check_graph, shape_cycles
 
 _LIES = (Status.MISMATCH, Status.INVALID)
@@ -62,11 +62,6 @@ class Readings:
                 alt.set_shape(*lie)
 
 
-def checker(layer: Layer):
-    """The check of a Reshape-family layer (None for any other layer)."""
-    return check_layer if layer.kind in KINDS else check_view if layer.kind in VIEWS else None
-
-
 def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, result: FileResult,
                        pinned: bool = False) -> None:
     """Check ``model``'s layers in ``graph``, its whole-graph reading, into ``result``: the structure; the
@@ -113,7 +108,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                                                                   verdict.expected_known)]
     result.layers += family
     if pinned:
-        result.findings += pinned_dims(model, graph, family, checker)
+        result.findings += pinned_dims(model, graph, family)
     others, found = check_layers(model, graph, every, readings.second)
     if every:
         result.layers += others

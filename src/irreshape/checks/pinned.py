@@ -1,17 +1,16 @@
 """Dynamic Parameter dims that one layer pins: the model loads, then fails when the dim takes another value.
 
-A Reshape whose pattern is a constant (traced at one batch or sequence length) on an input with a dynamic
-dim that no special zero copies, or a Squeeze of a dynamic dim, is a suspect. Each dynamic Parameter dim is
-then set to a few values, one at a time, the graph re-inferred at each as ``Model.reshape`` would, and the
+A Reshape whose pattern is constant, or partly (traced at one batch or sequence length), on an input with a
+dynamic dim that no special zero copies and no -1 absorbs, or a Squeeze of a dynamic dim, is a suspect. The
+graph is re-inferred as ``Model.reshape`` would at chosen values of the dynamic Parameter dims, and the
 suspect judged there: OpenVINO rejects it, the spec's volume rule breaks, or (a Squeeze) the rank changes.
-The values that hold say how the dim is pinned: to one value, or to the multiples of one. A dim that no
-value changes is not the suspect's; a suspect that no single dim moves is left alone. Nothing is
-re-inferred for a model without suspects.
+A screen first (every dynamic dim at 1, then at 2) clears the suspects that hold at both; each dim that may
+be to blame is then set to a few values, and the values that hold say how it is pinned: to one value, or to
+the multiples of one. Nothing is re-inferred for a model without suspects.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from math import gcd, prod
 
 from ..core.dims import Dim, Shape, format_shape, is_static_shape
@@ -21,6 +20,7 @@ from ..frontends.openvino.model import IRModel, Layer
 from ..rules.reshape import INVALID_PATTERN, VOLUME_MISMATCH
 from ..rules.scenarios import PINNED
 from .graph import Graph, describe
+from .reshape import checker
 from .values import Value
 
 PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
@@ -28,13 +28,9 @@ SCREEN = (1, 2)  # every dynamic dim at once: a pin fails at 1 (a pin to another
 UPSTREAM = "its input cannot be inferred: a layer before it fails"
 _FAILS = (INVALID_PATTERN, VOLUME_MISMATCH)
 
-Check = Callable[[Layer, Graph], tuple[LayerResult, list[Finding]]]
-
-
-def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult], check_of: Callable[[Layer], Check]
-                ) -> list[Finding]:
+def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> list[Finding]:
     """IR503 for each suspect of ``verdicts`` (the Reshape family's, in ``graph``) that holds at only some
-    values of one dynamic Parameter dim; ``check_of`` gives a layer's checker.
+    values of one dynamic Parameter dim.
 
     First each dim alone, the others left as they are (dims tied across inputs, a sequence length shared by
     ``input_ids`` and ``attention_mask``, stay compatible); then, for a suspect that needs several dims at
@@ -42,7 +38,7 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult], check
     suspects = [v for v in verdicts if _suspect(v, graph)]
     if not suspects:
         return []
-    probe = _Probe(model, graph, suspects, check_of)
+    probe = _Probe(model, graph, suspects)
     suspects = probe.screen(suspects)
     for k in range(len(probe.dims) if suspects else 0):
         suspects = probe.sweep(suspects, k, {})
@@ -64,8 +60,8 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult], check
 class _Probe:
     """The graph re-inferred at chosen values of the dynamic Parameter dims, and the suspects judged there."""
 
-    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult], check_of) -> None:
-        self.model, self.graph, self.check_of = model, graph, check_of
+    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult]) -> None:
+        self.model, self.graph = model, graph
         self.dims = list(_dynamic_dims(model, graph))  # (Parameter, axis, dim)
         self.shapes = {p.id: graph.shape(p.outputs[0]) for p, _, _ in self.dims}
         self.extra = _solutions(suspects)
@@ -107,7 +103,7 @@ class _Probe:
         out = {}
         self.judged = set()  # the suspects this probe judged: on a static input, or failing
         for v in suspects:
-            res, findings = self.check_of(v.layer)(v.layer, probe)
+            res, findings = checker(v.layer)(v.layer, probe)  # type: ignore[misc]
             why = out[v.layer.id] = _why_not(v, res, findings)
             if why or is_static_shape(res.input_shape):
                 self.judged.add(v.layer.id)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
-from ..core.dims import Agreement, Bound, Dim, Shape, agreement, differing, disagreements, format_shape, is_static_shape, volume
+from ..core.dims import Agreement, Bound, Dim, Shape, differing, disagreements, format_shape, is_static_shape, volume
 from ..core.findings import Finding, Rule
 from ..core.results import LayerResult, Status
 from ..core.text import fmt_list, parse_bool
@@ -70,6 +70,11 @@ class _Check:
         if consumers:
             self.findings.extend(_check_consumers(self.layer, self.out, self.res.declared, self.graph))
         return _Done()
+
+
+def checker(layer: "Layer"):
+    """The check of a Reshape-family layer (None for any other layer)."""
+    return check_layer if layer.kind in KINDS else check_view if layer.kind in VIEWS else None
 
 
 def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Finding]]:

@@ -62,6 +62,19 @@ def _const_shape(layer: Layer) -> list[Dim] | None:
     return None if dims is None or any(d < 0 for d in dims) else _declared(dims)
 
 
+def parameter_shape(layer: Layer, port: Port | None = None) -> Shape:
+    """A Parameter's own shape: its ``shape`` attribute (intervals kept), else its output port's dims (no dims:
+    a scalar; None where they could not be read)."""
+    if "shape" in layer.data:
+        try:
+            return parse_shape(layer.data["shape"])
+        except ValueError:
+            pass
+    port = port or (layer.outputs[0] if layer.outputs else None)
+    dims = None if port is None else port.dims
+    return None if dims is None else _declared(dims)
+
+
 def describe(layer: Layer) -> str:
     return f"{layer.type} {layer.name!r} (id {layer.id})"
 
@@ -315,20 +328,12 @@ class Graph:
 
     def _declared_shape(self, layer: Layer, port: Port) -> Shape:
         if layer.kind == "parameter":
-            if layer.id in self.inputs:
-                return self._intern(self.inputs[layer.id])
-            if "shape" in layer.data:
-                try:
-                    return self._intern(parse_shape(layer.data["shape"]))
-                except ValueError:
-                    pass
-        elif self.scenario:
+            return self._intern(self.inputs[layer.id] if layer.id in self.inputs else parameter_shape(layer, port))
+        if self.scenario:
             return None
         dims = port.dims
         if dims is None:
             return None
-        if not dims and layer.kind == "parameter":
-            return self._intern([])  # no `shape` attribute and no dims: a scalar
         known = self._declared.get(id(dims))
         if known is None:
             known = self._declared[id(dims)] = (dims, self._intern(_declared(dims)))

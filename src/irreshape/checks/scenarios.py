@@ -7,13 +7,14 @@ off in it. :func:`irreshape.checks.openvino.check_path` runs them, beside the or
 
 from __future__ import annotations
 
-from ..core.dims import Dim, Shape, format_shape, parse_shape
+from ..core.dims import Shape, format_shape, parse_shape
 from ..core.findings import Finding
 from ..core.results import Scenario
-from ..frontends.openvino.model import IRModel, Layer
+from ..frontends.openvino.model import IRModel
 from ..rules.layers import REJECTED as LAYER_REJECTED
 from ..rules.reshape import INVALID_PATTERN, VOLUME_MISMATCH
 from ..rules.scenarios import REJECTED, VOLUME
+from .graph import parameter_shape
 
 # what a scenario reports: a rule of the ordinary check becomes the scenario's
 _AS = {INVALID_PATTERN: REJECTED, LAYER_REJECTED: REJECTED, VOLUME_MISMATCH: VOLUME}
@@ -51,7 +52,7 @@ def parameter_shapes(model: IRModel, scenario: Scenario) -> dict[str, Shape]:
         else:
             layer = by_name[name]
         shape = parse_shape(text)
-        own = _own_shape(layer)
+        own = parameter_shape(layer)
         if shape is not None and own is not None and len(shape) != len(own):
             raise ScenarioError(f"{model.path}: scenario {scenario.name}: {layer.name} is {format_shape(own)} (rank "
                                 f"{len(own)}), not of the rank of {text}")
@@ -59,17 +60,6 @@ def parameter_shapes(model: IRModel, scenario: Scenario) -> dict[str, Shape]:
     return out
 
 
-def _own_shape(layer: Layer) -> Shape:
-    """A Parameter's shape: its ``shape`` attribute, else its output port's dims (None: unknown)."""
-    if "shape" in layer.data:
-        try:
-            return parse_shape(layer.data["shape"])
-        except ValueError:
-            return None
-    dims = layer.outputs[0].dims if layer.outputs else None
-    return None if dims is None else [Dim.of(d) for d in dims]
-
-
 def _inputs(model: IRModel) -> str:
-    return ", ".join(f"{la.name} {format_shape(_own_shape(la))}" for la in model.layers.values()
+    return ", ".join(f"{la.name} {format_shape(parameter_shape(la))}" for la in model.layers.values()
                      if la.kind == "parameter") or "none"

@@ -21,7 +21,7 @@ from ..rules.reshape import INVALID_PATTERN, VOLUME_MISMATCH
 from ..rules.scenarios import PINNED
 from .graph import Graph, describe
 from .reshape import checker
-from .values import Value
+from .runtime import squeezed_dynamic
 
 PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
 SCREEN = (1, 2)  # every dynamic dim at once: a pin fails at 1 (a pin to another value, to multiples) or at 2
@@ -185,12 +185,7 @@ def _suspect(v: LayerResult, graph: Graph) -> bool:
 def _squeezes_dynamic(layer: Layer, shape: list[Dim], graph: Graph) -> bool:
     if len(layer.inputs) < 2:  # no axes: every dim that may be 1 goes
         return any(not d.is_static and d.contains(1) for d in shape)
-    axes = graph.input_value(layer, layer.inputs[1])
-    bounds = axes.bounds if isinstance(axes, Value) else None
-    if not bounds or any(b.lo != b.hi for b in bounds):
-        return False
-    rank = len(shape)
-    return any(-rank <= b.lo < rank and not shape[b.lo % rank].is_static for b in bounds)
+    return bool(squeezed_dynamic(layer, graph, shape))
 
 
 def _dynamic_dims(model: IRModel, graph: Graph):

@@ -48,7 +48,7 @@ def cpu_findings(layer: "Layer", graph: "Graph", res: LayerResult, who: str) -> 
         return find(AXIS_SKIP, f"allow_axis_skip=true on input {format_shape(in_shape)}: the CPU plugin fails at "
                     "compile_model (\"[cpu]reshape: Squeeze is not implemented\"), naming no layer")
     if layer.kind == "squeeze":
-        dims = _squeezed_dynamic(layer, graph, in_shape)
+        dims = squeezed_dynamic(layer, graph, in_shape)
         if dims and not _taken_out(layer, graph, out):  # type: ignore[arg-type]
             return find(DYNAMIC_AXIS, f"input {format_shape(in_shape)}: axis {', '.join(map(str, dims))} is dynamic "
                         f"and removed as if it were 1 (output {format_shape(out)}); on the CPU plugin any other "
@@ -105,7 +105,7 @@ def _rank_made_here(layer: "Layer", graph: "Graph") -> bool:
     return True
 
 
-def _squeezed_dynamic(layer: "Layer", graph: "Graph", in_shape: list) -> list[int]:
+def squeezed_dynamic(layer: "Layer", graph: "Graph", in_shape: list) -> list[int]:
     """The axes a Squeeze with known axes removes whose dims are dynamic (and so may be 1, or it would keep them)."""
     if len(layer.inputs) < 2:
         return []

@@ -115,6 +115,45 @@ def test_read_value_and_assign_as_openvino_reads_them(name, tmp_path):
             assert got == theirs[la.name], (la.name, got, theirs[la.name])
 
 
+def _typed(init_type, vtype, vshape="?,4", version="opset6", init="1,4"):
+    """x (of ``init_type``) -> ReadValue -> Result, ReadValue -> Assign; ``vtype`` written on either version."""
+    data = {"variable_id": "v"} | ({} if vtype is None else {"variable_type": vtype}) | \
+        ({} if vshape is None else {"variable_shape": vshape})
+    out = init if vshape in (None, "...") or version == "opset3" else vshape
+    return net([param(0, "x", init, init_type), layer(1, "rv", "ReadValue", version, data, [init], [out]),
+                AS(2, "as", "v", out, version), result(3, out)], [(0, 0, 1, 0), (1, 1, 2, 0), (1, 1, 3, 0)])
+
+
+TYPED = {"init i8, variable f32": _typed("i8", "f32"), "init f32, variable f16": _typed("f32", "f16"),
+         "init dynamic, variable f32": _typed("dynamic", "f32"), "boolean into u1": _typed("boolean", "u1"),
+         "same": _typed("f16", "F16"), "variable dynamic, static shape": _typed("i8", "dynamic"),
+         "variable dynamic, dynamic rank": _typed("i8", "dynamic", "..."), "no variable_type": _typed("i32", None),
+         "both differ: the shape first": _typed("i8", "f32", "3,4"),
+         "v3 ignores variable_type": _typed("f32", "i8", "3,4", "opset3")}
+
+
+@pytest.mark.parametrize("name", sorted(TYPED))
+def test_read_value_types_as_openvino_reads_them(name, tmp_path):
+    """ReadValue's variable_type against its initialiser's type: refused where read_model refuses it (IR303 on the
+    ReadValue), else the output type read_model infers."""
+    path = tmp_path / "m.xml"
+    path.write_text(TYPED[name])
+    try:
+        model = ov.Core().read_model(str(path))
+    except Exception:  # noqa: BLE001
+        model = None
+    result = check_file(str(path))
+    errors = [(f.code, f.layer.name) for f in result.findings if f.severity == "error"]
+    if model is None:
+        assert ("IR303", "rv") in errors, errors
+        return
+    assert errors == [], errors
+    from irreshape.checks.graph import Graph
+    rv = next(la for la in result.model.layers.values() if la.type == "ReadValue")
+    theirs = next(op for op in model.get_ordered_ops() if op.get_friendly_name() == "rv")
+    assert Graph(result.model).etype(rv.outputs[0]) == theirs.get_output_element_type(0).get_type_name()
+
+
 def test_an_assign_its_variable_cannot_hold_loads_and_fails_to_compile(tmp_path):
     """IR310: read_model reads it, compile_model rejects it, and irreshape says so on the Assign."""
     layers = [param(0, "x", "1,4"), param(1, "y", "3,5"), RV(2, "rv", "v", "?,4", ["1,4"], "?,4"),

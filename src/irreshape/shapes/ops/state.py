@@ -60,6 +60,29 @@ def _relaxes(wide: Dim, narrow: Dim) -> bool:
     return wide.lo <= narrow.lo and wide.hi >= narrow.hi
 
 
+def read_value_type(node: Node, variable: str, init: str | None) -> str | None:
+    """The element type of a ReadValue's output, ``variable`` its parsed ``variable_type`` and ``init`` the type of
+    its initialiser (input 0; None where unknown), as ``validate_and_infer_types`` gives it (measured on openvino
+    2026.4.1). ReadValue-3 takes its input's type (``variable_type`` is not read). ReadValue-6 with an initialiser:
+    a variable type that is not dynamic must be the initialiser's exactly (a dynamic initialiser too is refused); the
+    shape is checked before (the shape function's refusal comes first). The output is the variable's type, the
+    initialiser's where the variable has a dynamic type *and* a dynamic rank (IRs of older releases)."""
+    if node.version == 3:
+        return init
+    if not node.types:
+        return variable
+    if variable != "dynamic":
+        if init is not None and init != variable:
+            raise ShapeError("The type specified in the Variable has to extend (relax) the type inferred from the "
+                             f"initializing subgraph. Variable type: {variable} Initialization type: {init}")
+        return variable
+    try:
+        dynamic_rank = variable_shape(node.attrs) is None
+    except ShapeError:  # an unreadable variable_shape: the shape function's refusal
+        return None
+    return init if dynamic_rank else variable
+
+
 @shape_infer("ReadValue", versions=(6,))
 def _read_value_6(node: Node) -> list[Shape]:
     count = len(node.inputs)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from ...core import etypes as E
 from ..node import Node, ShapeError, Undecided, type_infer
+from .state import read_value_type
 
 _INDEX = ("i32", "i64")
 
@@ -622,8 +623,7 @@ def _random_uniform(node: Node) -> list[str | None]:
 
 @type_infer("ReadValue")
 def _read_value(node: Node) -> list[str | None]:
-    t = _attr_type(node, "variable_type", E.DYNAMIC)
-    return [_t(node, 0) if t == E.DYNAMIC else t]
+    return [read_value_type(node, _attr_type(node, "variable_type", E.DYNAMIC), _t(node, 0))]
 
 
 @type_infer("ScaledDotProductAttention")

@@ -514,9 +514,11 @@ class Graph:
         if layer.kind == "const":
             return self._const_output(layer, port)
         if not sources:
-            if layer.kind != "parameter":
+            if layer.kind == "parameter":
+                return self._declared_shape(layer, port)
+            unit = registry.op(layer.type, layer.version)
+            if unit is None or unit.arity is None:  # no shape function; or no input where none is known to be due
                 return self._take(layer, port, "trusted")
-            return self._declared_shape(layer, port)
         shapes, taken = self._shapes, self._taken
         ins = []
         rests = False

@@ -29,6 +29,7 @@ from typing import Any, Union
 
 from ..core.dims import Dim, Shape
 from ..core.text import parse_ints
+from .arity import ARITY
 from .reshape import bound_value
 from .schema import EMPTY, AttributeError_, Schema
 from .schema import parse_bool as read_bool
@@ -347,20 +348,22 @@ def type_infer(*types: str, versions: Sequence[int] = ()) -> Callable[[TypeFn], 
 
 
 class Op:
-    """One op version as OpenVINO's node class holds it: its attribute schema (parsed once per <data>), shape
-    function, value evaluator and type function. :mod:`.registry` makes them; a layer finds its own by type and
-    opset there."""
+    """One op version as OpenVINO's node class holds it: its attribute schema (parsed once per <data>), the input
+    counts it takes (:data:`.arity.ARITY`, measured), shape function, value evaluator and type function.
+    :mod:`.registry` makes them; a layer finds its own by type and opset there."""
 
-    __slots__ = ("type", "version", "schema", "shape_fn", "value_fn", "types_fn", "passthrough", "strict", "shape",
-                 "value")
+    __slots__ = ("type", "version", "schema", "arity", "shape_fn", "value_fn", "types_fn", "passthrough", "strict",
+                 "shape", "value")
 
     def __init__(self, type: str, version: int | None, schema: Schema, functions: "OpFunctions | None",
                  strict: bool = True) -> None:
         self.type, self.version, self.schema = type, version, schema
+        self.arity = ARITY.get((type, version)) if version is not None else None
         self.shape_fn = functions.shape if functions else None
         self.value_fn = functions.value if functions else None
         self.types_fn = functions.types if functions else None
-        self.passthrough = bool(getattr(self.shape_fn, "passthrough", False))
+        # a shape function that gives its input 0's shape, for a layer of one input that the op takes
+        self.passthrough = bool(getattr(self.shape_fn, "passthrough", False)) and self.count_error(1) is None
         self.strict = strict  # an opset op: an attribute OpenVINO cannot read is its refusal, else undecided
         self.shape = self.infer  # the bound methods, made once (callers compare them)
         self.value = self.evaluate
@@ -378,6 +381,18 @@ class Op:
                 raise ShapeError(str(e)) from None
             raise Undecided(str(e)) from None
 
+    def count_error(self, n: int) -> "tuple[str, bool] | None":
+        """``read_model``'s refusal of this op with ``n`` inputs: (its message, whether it comes only after the
+        node's validation, i.e. after the shape function's own refusals); None where it takes them, or where the
+        counts are not measured (the control-flow ops: their port maps say; an op outside OpenVINO's opsets)."""
+        arity = self.arity
+        if arity is None:
+            return None
+        accepted, more, late, messages = arity
+        if n in accepted or (more and n > accepted[-1]):
+            return None
+        return messages[min(n, len(messages) - 1)].format(n=n), late and n > accepted[-1]
+
     def attrs_error(self, data: Mapping[str, str]) -> str | None:
         """OpenVINO's message where it cannot read ``data``; None where it can."""
         try:
@@ -387,12 +402,26 @@ class Op:
         return None
 
     def infer(self, node: Node) -> list[Shape]:
-        """The op's shape function on ``node``, its attributes read first."""
+        """The op's shape function on ``node``, its attributes read first, its input count checked as OpenVINO
+        checks it: before the shape function, or (a count refused only by ``clone_with_new_inputs``) after it, its
+        own refusals first."""
         self.read(node)
-        return self.shape_fn(node)  # type: ignore[misc]
+        bad = self.count_error(len(node.inputs)) if self.arity is not None else None
+        if bad is None:
+            return self.shape_fn(node)  # type: ignore[misc]
+        if bad[1]:
+            try:
+                self.shape_fn(node)  # type: ignore[misc]
+            except ShapeError:
+                raise
+            except (Undecided, IndexError, ValueError, KeyError, TypeError):
+                pass
+        raise ShapeError(bad[0])
 
     def evaluate(self, node: Node, tensors: list[Tensor]) -> "Tensor | list[Tensor]":
         self.read(node)
+        if self.arity is not None and (bad := self.count_error(len(node.inputs))) is not None:
+            raise ShapeError(bad[0])  # a layer OpenVINO refuses has no value
         return self.value_fn(node, tensors)  # type: ignore[misc]
 
 

@@ -153,12 +153,6 @@ def _check_data_rank(data: Shape, ranks: Sequence[int]) -> None:
         raise ShapeError(f"Expected a 3D, 4D or 5D tensor for the input. Got: {format_shape(data)}")
 
 
-def _need_inputs(node: Node, least: int, most: int | None = None) -> None:
-    """The input count ``shape_infer`` checks first."""
-    if not least <= len(node.inputs) <= (most or len(node.inputs)):
-        raise ShapeError(f"{node.type} cannot take {len(node.inputs)} inputs")
-
-
 def _rank_mismatch(data: Shape, filters: Shape, prefix: str = "Data batch") -> ShapeError:
     return ShapeError(f"{prefix} and filters rank do not match (data batch shape: {format_shape(data)}, "
                       f"filters shape: {format_shape(filters)}).")
@@ -181,10 +175,9 @@ def _dim_or_dynamic(shape: Shape, i: int) -> Dim:
 
 
 def _setup(node: Node, filter_non_spatial: int, backprop: bool = False) -> tuple[_Attrs, Shape, int | None]:
-    """What each convolution's ``shape_infer`` does first: the input count, the attributes, the spatial
-    shape the ``output_shape`` input gives a back-propagation one (``[]`` for the others) and the number of
+    """What each convolution's ``shape_infer`` does first (the input count is the op unit's): the attributes, the
+    spatial shape the ``output_shape`` input gives a back-propagation one (``[]`` for the others) and the number of
     spatial dims (None: unknown), the attributes resized to it."""
-    _need_inputs(node, 2)
     a = _Attrs(node, backprop)
     if backprop:
         out_spatial = _output_shape_input(node)
@@ -390,7 +383,6 @@ def _deformable(node: Node) -> list[Shape]:
 @shape_infer("DeformableConvolution", versions=(1,))
 def _deformable_v1(node: Node) -> list[Shape]:
     """``v1::shape_infer(DeformableConvolution)``: data, offsets, filters."""
-    _need_inputs(node, 3, 3)
     return _deformable(node)
 
 
@@ -398,7 +390,6 @@ def _deformable_v1(node: Node) -> list[Shape]:
 def _deformable_v8(node: Node) -> list[Shape]:
     """``v8::shape_infer(DeformableConvolution)``: the optional mask is checked first against the filters
     and the data batch, and after inference against the output's spatial dims."""
-    _need_inputs(node, 3, 4)
     mask, data, filters = node.input(3) if node.has_input(3) else None, node.input(0), node.input(2)
     deformable_group = node.int("deformable_group", 1)
     if mask is not None:
@@ -439,7 +430,6 @@ def _matmul(node: Node) -> list[Shape]:
     """``v0::shape_infer(MatMul)`` (``matmul_shape_inference.hpp``): the last two dims swapped where
     transposed, a 1-D operand made a row (A) or a column (B) and that axis dropped again, the inner dims
     checked only where both are static, the batch dims broadcast (``?`` where dynamic dims clash)."""
-    _need_inputs(node, 2, 2)
     a, b = node.input(0), node.input(1)
     if a is None or b is None:
         return [None]

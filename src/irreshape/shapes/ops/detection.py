@@ -183,8 +183,6 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
     if code_type not in _CODE_TYPES:
         raise ShapeError('code_type must be either "caffe.PriorBoxParameter.CORNER" or '
                          '"caffe.PriorBoxParameter.CENTER_SIZE"')
-    if len(node.inputs) not in (3, 5):
-        raise ShapeError("DetectionOutput accepts 3 or 5 inputs.")
     keep_top_k = node.ints("keep_top_k")
     if not keep_top_k:
         # OpenVINO reads the first element of the empty vector: read_model of such an IR crashes (measured,
@@ -708,8 +706,6 @@ def _lstm_cell_v0(node: Node) -> list[list[Dim]]:
 @shape_infer("LSTMCell")
 def _lstm_cell_v4(node: Node) -> list[list[Dim]]:
     """LSTMCell-4: X, H, C, W, R and B."""
-    if len(node.inputs) != 6:
-        raise ShapeError(f"LSTMCell-4 with {len(node.inputs)} inputs")
     return _hidden_from_attribute(node, _cell(node.inputs, 4, 2))
 
 
@@ -767,9 +763,6 @@ def _lstm_sequence(node: Node) -> list[Shape]:
 @shape_infer("GRUSequence")
 def _gru_sequence(node: Node) -> list[Shape]:
     """GRUSequence-5: exactly six inputs, three gates."""
-    if len(node.inputs) != 6:
-        raise ShapeError(f"Incorrect number of input shapes has been provided. Expected: 6, got: "
-                         f"{len(node.inputs)}.")
     return _sequence(node, 3, 1, node.flag("linear_before_reset", False))
 
 
@@ -801,8 +794,6 @@ def _sdpa(node: Node) -> list[Shape]:
     checked only with exactly 5 inputs, the attention sink (input 5, gpt-oss) only with exactly 6, against the
     query's own dims (:func:`_sink`); neither changes the output."""
     count = len(node.inputs)
-    if count < 3:
-        raise ShapeError("inputs_count == 3 || has_attention_mask_input || has_scale_input || has_sink_input")
     query, key, value = node.input(0), node.input(1), node.input(2)
     n_dims: Shape = None
     e_dim = l_dim = s_dim = ev_dim = _DYN

@@ -599,8 +599,6 @@ def _slice(node: Node) -> list[Shape]:
     """``slice_shape_inference.hpp``: each sliced axis from the bounds of start and stop and a constant
     step; any axis can shrink to ``0..max`` while the axes are unknown."""
     data = node.input(0)
-    if len(node.inputs) not in (4, 5):
-        raise ShapeError(f"Slice has to have 4 or 5 inputs. Got: {len(node.inputs)}")
     if data is None:
         return [None]
     if not data:

@@ -124,8 +124,6 @@ def _squeeze(node: Node, v15: bool) -> Shape:
     dynamic one gives a dynamic rank). No axes (or none given): every 1 removed, a dynamic rank where a
     dynamic dim may be 1."""
     data = node.input(0)
-    if len(node.inputs) > 2:
-        raise ShapeError("Squeeze takes one or two inputs")
     axes: set[int] | None = set()
     if node.has_input(1):
         _check_axes_rank(node)
@@ -166,8 +164,6 @@ def _unsqueeze(node: Node) -> list[Shape]:
     """``v0::shape_infer`` (``unsqueeze_shape_inference.hpp``): the output rank counts the distinct axes
     as given; the axes are normalised against it and a 1 inserted at each distinct one (appended where
     two of them normalise to the same place past the end). Unknown axes give a dynamic rank."""
-    if len(node.inputs) != 2:
-        raise ShapeError("Unsqueeze takes two inputs")
     _check_axes_rank(node)
     data, values = node.input(0), node.const(1)
     if data is None or values is None:

@@ -85,11 +85,8 @@ def read_value_type(node: Node, variable: str, init: str | None) -> str | None:
 
 @shape_infer("ReadValue", versions=(6,))
 def _read_value_6(node: Node) -> list[Shape]:
-    count = len(node.inputs)
-    if count > 1:
-        raise ShapeError(f"Incorrect number of inputs. Expected: 0 or 1. Actual: {count}")
     shape = variable_shape(node.attrs)
-    if count == 0:
+    if not node.inputs:
         return [shape]
     init = node.input(0)
     if not relaxes(shape, init):
@@ -103,8 +100,6 @@ def _read_value_6(node: Node) -> list[Shape]:
 
 @shape_infer("ReadValue", versions=(3,))
 def _read_value_3(node: Node) -> list[Shape]:
-    if len(node.inputs) != 1:
-        raise ShapeError("ReadValue-3 takes one input")
     return [node.input(0)]
 
 

@@ -200,3 +200,23 @@ def test_a_lie_behind_an_undecided_layer_is_a_contradiction_not_a_rejection(tmp_
         return
     assert found == [("IR308", "C")]
     assert "'P'" in report.files[0].findings[0].message
+
+
+def test_a_gather_of_float_indices_in_a_shape_subgraph_is_refused_not_evaluated(tmp_path):
+    """The fuzz's IR900 (phi3_stateful): the i64 indices Const of a Gather in a Reshape's shape subgraph retyped f32.
+    read_model refuses the Gather ("Indices element type must be of an integral number type."); irreshape reports
+    it (IR303) and evaluates nothing from it."""
+    x = o.parameter([2, 3, 4], np.float32)
+    idx = c([0, 1])
+    idx.set_friendly_name("idx")
+    pattern = o.concat([o.gather(o.shape_of(x), idx, c(0)), c([-1])], 0)
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([o.reshape(x, pattern, False)], [x]), str(path))
+    text = path.read_text()
+    edited = re.sub(r'(name="idx" type="Const" version="opset1">\s*<data element_type=)"i64"', r'\1"f32"', text)
+    assert edited != text
+    path.write_text(edited)
+    with pytest.raises(Exception, match="integral"):
+        ov.Core().read_model(str(path))
+    codes = {f.code for f in run_check(str(path)).files[0].findings if f.severity == "error"}
+    assert "IR303" in codes and "IR900" not in codes, codes

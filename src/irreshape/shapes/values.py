@@ -168,6 +168,8 @@ def gather(data: Tensor, indices: Tensor, axis: Tensor, batch_dims: int = 0, neg
         raise Unsupported(f"Gather with batch_dims={batch_dims}")
     _check_type("gather", data.et)
     _need_const(indices, axis)
+    if indices.et not in INT_RANGES:  # OpenVINO refuses such a Gather (its type rule) before it evaluates anything
+        raise Unsupported(f"Gather indices of type {indices.et}")
     if not data.shape:
         raise Unsupported("Gather of a scalar")  # OpenVINO's shape inference rejects it first
     ax = _axis(_ints(axis, "axis")[0], len(data.shape))

@@ -388,10 +388,11 @@ class Op:
         arity = self.arity
         if arity is None:
             return None
-        accepted, more, late, messages = arity
+        accepted, more, late, runs = arity
         if n in accepted or (more and n > accepted[-1]):
             return None
-        return messages[min(n, len(messages) - 1)].format(n=n), late and n > accepted[-1]
+        text = next(text for first, text in reversed(runs) if first <= n)
+        return text.format(n=n), late and n > accepted[-1]
 
     def attrs_error(self, data: Mapping[str, str]) -> str | None:
         """OpenVINO's message where it cannot read ``data``; None where it can."""

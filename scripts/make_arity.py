@@ -167,7 +167,7 @@ def message(text: str) -> str:
     if not lines:
         return "OpenVINO rejects the layer"
     m = re.match(r"(Check '.*' failed) at \S+$", lines[0])
-    if m and len(lines) == 1:
+    if m and (len(lines) == 1 or lines[-1].startswith("Shape inference input shapes")):  # no reason but the check
         return m.group(1)
     if m:
         return lines[-1]

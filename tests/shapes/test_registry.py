@@ -53,3 +53,14 @@ def test_node_reads_values_as_openvino_does():
     undecided = registry.Node("X", "opset1", {}, [None], 1, [registry.Undecided("no value")])
     with pytest.raises(registry.Undecided):
         undecided.value(0)
+
+
+def test_a_float_value_that_is_no_number_read_as_integers_is_undecided():
+    """The fuzz's IR900 (pt_static_mha, an i64 Const retyped f64: its bytes a NaN): a VariadicSplit reading such
+    split lengths cannot tell what OpenVINO reads (read_model refuses the file for the Gather it also feeds)."""
+    from irreshape.shapes.values import const
+
+    values = [const("i64", [], [0]), const("f64", [2], [float("nan"), 1.0])]
+    node = registry.Node("VariadicSplit", "opset1", {}, [[Dim.of(3)], [], [Dim.of(2)]], 2, lambda i: values[i - 1])
+    with pytest.raises(registry.Undecided):
+        registry.shape_fn("VariadicSplit", "opset1")(node)

@@ -219,7 +219,10 @@ class Node:
             return None
         if t.et in INT_RANGES:
             return [wrap(v, "i64") for v in t.lo]
-        return [int(v) for v in t.lo]  # a float tensor read as integers truncates toward 0
+        try:
+            return [int(v) for v in t.lo]  # a float tensor read as integers truncates toward 0
+        except (ValueError, OverflowError):  # NaN, inf: what C++ makes of them is undefined
+            raise Undecided(f"input {i} holds a value that is not a finite number, read as an integer") from None
 
     def source(self, i: int) -> "tuple[str, Mapping[str, str]] | None":
         """(kind, <data> attributes) of the layer input ``i`` comes from; None where unknown."""
@@ -407,7 +410,10 @@ class Op:
         checks it: before the shape function, or (a count refused only by ``clone_with_new_inputs``) after it, its
         own refusals first."""
         self.read(node)
-        bad = self.count_error(len(node.inputs)) if self.arity is not None else None
+        arity = self.arity
+        if arity is None or len(node.inputs) in arity[0]:  # the usual case, at once
+            return self.shape_fn(node)  # type: ignore[misc]
+        bad = self.count_error(len(node.inputs))
         if bad is None:
             return self.shape_fn(node)  # type: ignore[misc]
         if bad[1]:

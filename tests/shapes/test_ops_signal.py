@@ -17,7 +17,7 @@ from openvino import opset1
 from irreshape.core.dims import Dim
 from irreshape.shapes import registry
 from irreshape.shapes.values import const as const_tensor
-from ovshapes import Case, assert_cases, mk, shape_of
+from ovshapes import Case, assert_cases, mk, pshape, shape_of, to_shape
 
 I64, I32, F32 = ov.Type.i64, ov.Type.i32, ov.Type.f32
 
@@ -89,14 +89,14 @@ def test_irdft():
 
 
 def assert_refused_on_values(opset: str, kind: str, ports, attrs=None) -> str:
-    """A case whose constants alone make openvino refuse the op (so the harness cannot build it even on inputs of
-    dynamic rank): irreshape refuses it too, on the same inputs, with openvino's message."""
-    params = [opset1.parameter(ov.PartialShape.dynamic(), p[2]) if p[0] == "param" else None for p in ports]
+    """A case whose constants make openvino refuse the op (the harness cannot build it even on inputs of dynamic
+    rank): irreshape refuses it too, on the same inputs, with openvino's message."""
+    params = [opset1.parameter(pshape(p[1]), p[2]) if p[0] == "param" else None for p in ports]
     with pytest.raises(RuntimeError) as refused:
         port_case(opset, kind, ports, attrs).build(params)
     expected = str(refused.value).strip().splitlines()[-1]
     arrays = [np.asarray(p[1]) if p[0] == "const" else None for p in ports]
-    shapes = [None if a is None else [Dim.of(n) for n in a.shape] for a in arrays]
+    shapes = [to_shape(pshape(p[1])) if a is None else [Dim.of(n) for n in a.shape] for p, a in zip(ports, arrays)]
     values = [None if a is None else const_tensor("i64", a.shape, a.reshape(-1).tolist()) for a in arrays]
     node = registry.Node(kind, opset, {k: str(v).lower() for k, v in (attrs or {}).items()}, shapes, 1, values)
     with pytest.raises(registry.ShapeError) as ours:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ...core.dims import INF, Dim, Shape, format_shape
-from ..dimops import ceil_div, div, merge_checked, merge_into, normalize_axis, sub, trunc_div
+from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
 from ..node import Node, ShapeError, Undecided, shape_infer
 from ..values import wrap
 from .signal import fft_validation

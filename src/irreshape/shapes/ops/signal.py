@@ -55,11 +55,18 @@ def fft_validation(node: Node, complex_input: bool) -> list[int] | None:
     return axes if axes_shape is not None else None
 
 
-def _signal_sizes(node: Node, axes: list[int]) -> list[int] | None:
-    """The constant signal sizes (``get_input_const_data_as``), one per axis; None where they are not constant."""
+def _sized(node: Node, out: list[Dim], axes: list[int]) -> list[int] | None:
+    """The signal sizes set on ``out``'s axes where they are constant (``get_input_const_data_as``; -1 keeps a dim),
+    and returned; else ``out``'s last axis made dynamic and None."""
     sizes = node.const(2) if node.input(2) is not None else None
-    if sizes is not None and len(sizes) < len(axes):
+    if sizes is None:
+        out[axes[-1]] = Dim.dynamic()
+        return None
+    if len(sizes) < len(axes):
         raise Undecided("a signal size shorter than the axes reads past it")
+    for a, s in zip(axes, sizes):
+        if s != -1:
+            out[a] = Dim.of(s)
     return sizes
 
 
@@ -92,14 +99,8 @@ def _rdft(node: Node) -> list[Shape]:
     if len(node.inputs) == 2:
         out[last] = _half(data[last])
         return [out]
-    sizes = _signal_sizes(node, axes)
-    if sizes is None:
-        out[last] = Dim.dynamic()
-        return [out]
-    for a, s in zip(axes, sizes):
-        if s != -1:
-            out[a] = Dim.of(s)
-    out[last] = _half(out[last])
+    if _sized(node, out, axes) is not None:
+        out[last] = _half(out[last])
     return [out]
 
 
@@ -123,14 +124,8 @@ def _irdft(node: Node) -> list[Shape]:
     if len(node.inputs) == 2:
         out[last] = _irdft_last(data[last])
         return [out]
-    sizes = _signal_sizes(node, axes)
-    if sizes is None:
-        out[last] = Dim.dynamic()
-        return [out]
-    for a, s in zip(axes, sizes):
-        if s != -1:
-            out[a] = Dim.of(s)
-    if sizes[len(axes) - 1] == -1:
+    sizes = _sized(node, out, axes)
+    if sizes is not None and sizes[len(axes) - 1] == -1:
         out[last] = _irdft_last(data[last])
     return [out]
 

@@ -14,7 +14,7 @@ from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import add, merge_into, normalize_axis, rank_is, shapes_compatible
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from .movement import _slice_dim
+from .movement import slice_dim
 
 
 def _table(node: Node, first: Dim) -> Shape:
@@ -255,7 +255,7 @@ def _slice_scatter(node: Node) -> list[Shape]:
             i = axes_map[k]
             if steps[i] == 0:  # type: ignore[index]
                 raise ShapeError("Step must be non-zero")
-            expected.append(_slice_dim(d, start[i], stop[i], steps[i]))  # type: ignore[index]
+            expected.append(slice_dim(d, start[i], stop[i], steps[i]))  # type: ignore[index]
         else:
             expected.append(Dim(0, d.hi))
     if not shapes_compatible(updates, expected):

@@ -106,6 +106,22 @@ def test_an_edge_rewired_backwards_is_one_cycle_finding(tmp_path, rewire):
     assert all(code != "IR900" for code, _ in found)
 
 
+
+@pytest.mark.parametrize("source, const, etype", [("wav2vec2", "Constant_173986", "f32"),
+                                                  ("phi3_stateful", "Constant_91004", "f16")])
+def test_float_indices_in_a_shape_subgraph_are_a_type_refusal(tmp_path, source, const, etype):
+    """A Gather's index Const retyped to a float, in a shape subgraph: OpenVINO refuses the Gather's types before
+    any value is computed; irreshape reports IR303 on the Gather, and evaluates nothing (no IR900)."""
+    today = Path(__file__).parents[1] / "data" / "today"
+    xml = (today / f"{source}.xml").read_text()
+    head = re.search(rf'<layer id="\d+" name="{const}" type="Const"[^>]*>\s*<data [^>]*>', xml).group(0)
+    xml = xml.replace(head, re.sub(r'element_type="\w+"', f'element_type="{etype}"', head))
+    path = _write(tmp_path, xml, (today / f"{source}.bin").read_bytes())
+    assert "integral" in (_refused(path) or "")
+    found = _findings(path, debug=True)
+    assert [code for code, _ in found if code not in ("IR307", "IR309")] == ["IR303"], found
+
+
 # -- item 5 (b): every Const's size as OpenVINO checks it -----------------------------------------------------------
 
 def test_const_shape_edited_past_its_size_is_refused_at_once(tmp_path):

@@ -844,6 +844,9 @@ class Graph:
         op = registry.value_fn(layer.type, layer.version)
         if op is None:
             return Unknown(f"the shape subgraph contains {describe(layer)}, which irreshape does not evaluate", layer)
+        refused = self.type_errors.get(id(layer))
+        if refused is not None:  # OpenVINO refuses its types first (its own finding): no value is computed
+            return Unknown(f"{describe(layer)}: {refused}", layer)
         inputs: list[V.Tensor] = []
         for p, src in zip(layer.inputs, sources):
             if src is None:

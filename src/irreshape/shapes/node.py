@@ -13,6 +13,9 @@ and ONNX registers inference with the op schema; irreshape does the same. Each m
 * optionally a **value evaluator** ``fn(node, tensors) -> Tensor | list[Tensor]``: the value bounds of the
   outputs from the bounds of the inputs, as OpenVINO's ``evaluate_lower``/``evaluate_upper`` give them
   (for ops that appear in shape subgraphs: ShapeOf, Gather, Concat, arithmetic, ...).
+* optionally a **type rule** ``fn(node) -> list[str | None]`` (:func:`type_infer`): the element type of every
+  output from the input types and the attributes, as ``validate_and_infer_types`` gives them, raising
+  :class:`ShapeError` where OpenVINO rejects the input types (shared pieces in :mod:`.typerule`).
 
 Functions are pure: they see a :class:`Node` (type, version, attributes as the IR writes them, input
 shapes, input values) and nothing of the XML or of the graph.

@@ -21,10 +21,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
                       padded, padded_length, sub)
-from ..node import Node, ShapeError, Undecided, shape_infer, value_eval
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
+from ..typerule import (INTEGRAL, attr_type, check_integral, data_type_with, in_type, known_type_one_of, merged_type,
+                        merged_types, type_one_of)
 from .. import values as V
 from ..values import INT_RANGES, wrap
 
@@ -252,6 +255,12 @@ def _adaptive_max_pool(node: Node) -> list[Shape]:
     return [out, None if out is None else list(out)]
 
 
+@type_infer("MaxPool", versions=(8, 14))
+@type_infer("AdaptiveMaxPool")
+def _max_pool_types(node: Node) -> list[str | None]:
+    return [in_type(node, 0), attr_type(node, "index_element_type", "i64")]
+
+
 # -- Interpolate ----------------------------------------------------------------------------------------
 @shape_infer("Interpolate", versions=(0,))
 def _interpolate_v0(node: Node) -> list[Shape]:
@@ -325,6 +334,47 @@ def _interpolate_v11(node: Node) -> list[Shape]:
     return [_interpolate(node, 1, 1, 2)]
 
 
+_INTERPOLATED = ("f32", "f16", "i8", "bf16", "u8", "i64", "i32", "f64", E.DYNAMIC)
+_SIZES = ("i32", "i64", "u32", "u64", E.DYNAMIC)
+_SCALES = ("f32", "f16", "bf16", E.DYNAMIC)
+_SIZES_MESSAGE = "Sizes element type must be i32, i64, u32 or u64"
+_SCALES_MESSAGE = "Scales element type must be f32, f16 or bf16"
+_AXES_MESSAGE = "Axes element type must be i32, i64, u32 or u64"
+
+
+def _interpolate_data(node: Node) -> str | None:
+    t = in_type(node, 0)
+    if t is not None:
+        type_one_of(t, _INTERPOLATED, "Input element type must be f32, f16, i8, bf16, u8, i64, i32, f64")
+    return t
+
+
+@type_infer("Interpolate", versions=(0,))
+def _interpolate_0_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "output shape must be an integral number.")
+    return [in_type(node, 0)]
+
+
+@type_infer("Interpolate", versions=(4,))
+def _interpolate_4_types(node: Node) -> list[str | None]:
+    t = _interpolate_data(node)
+    known_type_one_of(node, 1, _SIZES, _SIZES_MESSAGE)
+    known_type_one_of(node, 2, _SCALES, _SCALES_MESSAGE)
+    known_type_one_of(node, 3, _SIZES, _AXES_MESSAGE)
+    return [t]
+
+
+@type_infer("Interpolate", versions=(11,))
+def _interpolate_11_types(node: Node) -> list[str | None]:
+    t = _interpolate_data(node)
+    if node.lower("shape_calculation_mode", "") == "scales":
+        known_type_one_of(node, 1, _SCALES, _SCALES_MESSAGE)
+    else:
+        known_type_one_of(node, 1, _SIZES, _SIZES_MESSAGE)
+    known_type_one_of(node, 2, _SIZES, _AXES_MESSAGE)
+    return [t]
+
+
 # -- Pad ------------------------------------------------------------------------------------------------
 @shape_infer("Pad", versions=(1, 12))
 def _pad(node: Node) -> list[Shape]:
@@ -351,6 +401,16 @@ def _pad(node: Node) -> list[Shape]:
         return [_pad_bounds(data, begin, end, mode)]  # lengths, the modes' limits, the bounds moved
     except ValueError as e:
         raise ShapeError(str(e)) from None
+
+
+@type_infer("Pad")
+def _pad_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "pads_begin must be an integral number, but is: {}).")
+    check_integral(node, 2, "pads_end must be an integral number, but is: {}).")
+    if len(node.types) > 3:
+        merged_type(node, 0, 3, "Argument element types do not match (input arg element type: {}, arg_pad element "
+                                "type: {}).")
+    return [in_type(node, 0)]
 
 
 @value_eval("Pad", versions=(1, 12))
@@ -435,6 +495,10 @@ def _space_to_batch(node: Node) -> list[Shape]:
     return [out]
 
 
+type_infer("SpaceToBatch")(data_type_with(*((i, INTEGRAL, f"{name} must be an integral number but got ({{}}).")
+                                            for i, name in ((1, "block_shape"), (2, "pads_begin"), (3, "pads_end")))))
+
+
 @shape_infer("BatchToSpace")
 def _batch_to_space(node: Node) -> list[Shape]:
     """BatchToSpace-2 (batch_to_space_shape_inference.hpp): the batch divided by the blocks' product, each
@@ -466,6 +530,13 @@ def _batch_to_space(node: Node) -> list[Shape]:
                              "input_shape[i]")
         out.append(sub(d, Dim.of(crop)))
     return [out]
+
+
+@type_infer("BatchToSpace")
+def _batch_to_space_types(node: Node) -> list[str | None]:
+    merged_types(node, (1, 2, 3), "block_shape, crops_begin and crops_end inputs must have same element type. Got: "
+                                  "{}, {} and {}")
+    return [in_type(node, 0)]
 
 
 # -- DepthToSpace, SpaceToDepth, ShuffleChannels --------------------------------------------------------
@@ -582,6 +653,12 @@ def _roi_pooling(node: Node) -> list[Shape]:
     return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [Dim.of(s) for s in size]]
 
 
+@type_infer("ROIPooling")
+def _roi_pooling_types(node: Node) -> list[str | None]:
+    return [merged_type(node, 0, 1, "Type of feature maps (inputs) and ROIs is expected to be the same. Got: {} "
+                                    "and: {}")]
+
+
 @shape_infer("PSROIPooling")
 def _psroi_pooling(node: Node) -> list[Shape]:
     """PSROIPooling-1 (psroi_pooling_shape_inference.hpp): ``[ROIs, output_dim, group_size, group_size]``;
@@ -632,6 +709,18 @@ def _roi_align(node: Node) -> list[Shape]:
                               f"dimension of the batch indices input. Got: {count} and: {indices[0]}")
     channels = data[1] if data is not None else Dim.dynamic()
     return [[count, channels, Dim.of(node.int("pooled_h")), Dim.of(node.int("pooled_w"))]]
+
+
+@type_infer("ROIAlign")
+def _roi_align_types(node: Node) -> list[str | None]:
+    data, rois = in_type(node, 0), in_type(node, 1)
+    if data is not None and rois is not None:
+        m = E.merge(data, rois)
+        if m is False or (m != E.DYNAMIC and not E.is_real(m)):  # type: ignore[arg-type]
+            raise ShapeError("The data type for input and ROIs is expected to be a same floating point type. Got: "
+                             f"{data} and: {rois}")
+    check_integral(node, 2, "The data type for batch indices is expected to be an integer. Got: {}")
+    return [data]
 
 
 # -- ReorgYolo, RegionYolo ------------------------------------------------------------------------------

@@ -135,10 +135,16 @@ class Node:
         v = self.a.get(name, _ABSENT)
         return v if kind(v) else _ABSENT
 
-    def lower(self, name: str, default: str) -> str:
-        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively)."""
+    def lower(self, name: str, default: str | None = None) -> str:
+        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively); without a
+        default (the schema's), :class:`Undecided` where neither the schema nor the IR gives it."""
         v = self._typed(name, _is_str)
-        return v.strip().lower() if v is not _ABSENT else (self.attr(name) or default).lower()
+        if v is not _ABSENT:
+            return v.strip().lower()
+        text = self.attr(name) or default
+        if text is None:
+            raise Undecided(f"attribute {name!r} is missing")
+        return text.lower()
 
     def flag(self, name: str, default: bool = False) -> bool:
         v = self._typed(name, _is_bool)

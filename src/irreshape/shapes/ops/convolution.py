@@ -355,7 +355,7 @@ def _deformable(node: Node) -> list[Shape]:
     """``util::shape_infer(DeformableConvolutionBase)`` (``deformable_convolution_shape_inference.hpp``)."""
     data, offsets, filters = node.input(0), node.input(1), node.input(2)
     a = _Attrs(node)
-    group, deformable_group = node.int("group", 1), node.int("deformable_group", 1)
+    group, deformable_group = node.int("group"), node.int("deformable_group")
     n = _spatial_from_shapes(data, filters, 2)
     if n is None and offsets is not None:
         n = 2
@@ -408,7 +408,7 @@ def _deformable_v8(node: Node) -> list[Shape]:
     and the data batch, and after inference against the output's spatial dims."""
     _need_inputs(node, 3, 4)
     mask, data, filters = node.input(3) if node.has_input(3) else None, node.input(0), node.input(2)
-    deformable_group = node.int("deformable_group", 1)
+    deformable_group = node.int("deformable_group")
     if mask is not None:
         if filters is not None:
             channels = at(filters, 2) * at(filters, 3) * Dim.of(deformable_group)

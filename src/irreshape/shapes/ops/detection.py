@@ -54,7 +54,7 @@ def _aspect_ratios(node: Node) -> int:
     """``PriorBox::normalized_aspect_ratio(...).size()``: the distinct ratios (and their inverses with
     ``flip``), rounded to 6 decimals in float, plus 1."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
-    flip = node.flag("flip", False)
+    flip = node.flag("flip")
     million = np.float32(1e6)
     ratios = {np.float32(1)}
     with np.errstate(all="ignore"):
@@ -71,7 +71,7 @@ def _prior_box_count(node: Node) -> int:
     ratios = _aspect_ratios(node)
     min_size, max_size = node.floats("min_size"), node.floats("max_size")
     fixed_size, fixed_ratio = node.floats("fixed_size"), node.floats("fixed_ratio")
-    if node.flag("scale_all_sizes", True):
+    if node.flag("scale_all_sizes"):
         count = ratios * len(min_size) + len(max_size)
     else:
         count = ratios + len(min_size) - 1
@@ -200,8 +200,8 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
         # openvino 2026.4.1: a segmentation fault), a refusal of the file no message of its own can tell
         raise ShapeError("'keep_top_k' is empty: OpenVINO reads its first element, and read_model crashes on "
                          "this layer")
-    share_location = node.flag("share_location", True)
-    box_size = 4 if node.flag("normalized", False) else 5
+    share_location = node.flag("share_location")
+    box_size = 4 if node.flag("normalized") else 5
     boxes, classes, proposals = node.input(0), node.input(1), node.input(2)
 
     priors = 0
@@ -241,7 +241,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
         if not (proposals[0].contains(1) or compatible(proposals[0], batch)):
             raise ShapeError(f"Proposals' first dimension is must be equal to either batch size ({batch}) "
                              f"or 1. Got: {proposals[0]}.")
-        second = 1 if node.flag("variance_encoded_in_target", False) else 2
+        second = 1 if node.flag("variance_encoded_in_target") else 2
         if not proposals[1].contains(second):
             raise ShapeError(f"Proposals' second dimension is mismatched. Current value is: {proposals[1]}, "
                              f"expected: {second}.")
@@ -267,7 +267,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
 
     dim_priors = Dim.of(priors) if priors else _DYN
     dim_classes = Dim.of(num_classes) if num_classes else _DYN
-    top_k = node.int("top_k", -1)
+    top_k = node.int("top_k")
     if keep_top_k[0] > 0:
         count = batch * Dim.of(keep_top_k[0])
     elif keep_top_k[0] == -1 and top_k > 0:
@@ -281,7 +281,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
 def _detection_output_v0(node: Node) -> list[Shape]:
     """DetectionOutput-0: ``num_classes`` from its attribute (0 where the IR has none), which must be
     positive."""
-    num_classes = node.int("num_classes", 0)
+    num_classes = node.int("num_classes")
     if num_classes <= 0:
         raise ShapeError("Number of classes must be greater than zero")
     return _detection_output(node, num_classes)
@@ -548,7 +548,7 @@ def _ed_generate_proposals(node: Node) -> list[Shape]:
 def _ed_prior_grid(node: Node) -> list[Shape]:
     """``[H * W * priors, 4]`` with ``flatten``, ``[H, W, priors, 4]`` without."""
     priors, featmap, image = node.input(0), node.input(1), node.input(2)
-    flatten = node.flag("flatten", True)
+    flatten = node.flag("flatten")
     if priors is not None:
         if len(priors) != 2:
             raise ShapeError("Priors rank must be equal to 2.")
@@ -746,7 +746,7 @@ def _hidden_from_attribute(node: Node, shapes: list[list[Dim]]) -> list[list[Dim
     """LSTMCell: a hidden size the inputs leave dynamic comes from the ``hidden_size`` attribute (0 where
     the IR has none)."""
     if shapes[0][1].is_dynamic:
-        hidden = Dim.of(node.int("hidden_size", 0))
+        hidden = Dim.of(node.int("hidden_size"))
         return [[batch, hidden] for batch, _ in shapes]
     return shapes
 
@@ -757,7 +757,7 @@ def _lstm_cell_v0(node: Node) -> list[list[Dim]]:
     P must hold ``3 * hidden_size``."""
     inputs = list(node.inputs)
     if len(inputs) in (5, 6):
-        hidden_size = node.int("hidden_size", 0)
+        hidden_size = node.int("hidden_size")
         inputs += [[Dim.of(4 * hidden_size)], [Dim.of(3 * hidden_size)]][len(inputs) - 5:]
     if len(inputs) != 7:
         raise ShapeError(f"LSTMCell-0 with {len(inputs)} inputs")
@@ -786,7 +786,7 @@ type_infer("LSTMCell", versions=(4,))(merge_rule(
 @shape_infer("GRUCell")
 def _gru_cell(node: Node) -> list[list[Dim]]:
     """GRUCell-3: three gates, four bias blocks with ``linear_before_reset``."""
-    return _cell(node.inputs, 3, 1, node.flag("linear_before_reset", False))
+    return _cell(node.inputs, 3, 1, node.flag("linear_before_reset"))
 
 
 _CELL = "Element types for X, initial_hidden_state, W, R and B inputs do not match."
@@ -819,7 +819,7 @@ def _sequence(node: Node, gates: int, states: int, linear_before_reset: bool = F
         if shape is not None:
             batch = _merge_into(batch, shape[0], "batch_size")
     hidden = _hidden_size([node.input(i) for i in range(1, states + 1)] + [r], 2)
-    direction = node.lower("direction", "forward")
+    direction = node.lower("direction")
     if direction not in _DIRECTIONS:
         raise ShapeError("Attribute direction must be FORWARD or REVERSE or BIDIRECTIONAL.")
     directions, valid = Dim.of(_DIRECTIONS[direction]), True
@@ -852,7 +852,7 @@ def _gru_sequence(node: Node) -> list[Shape]:
     if len(node.inputs) != 6:
         raise ShapeError(f"Incorrect number of input shapes has been provided. Expected: 6, got: "
                          f"{len(node.inputs)}.")
-    return _sequence(node, 3, 1, node.flag("linear_before_reset", False))
+    return _sequence(node, 3, 1, node.flag("linear_before_reset"))
 
 
 @shape_infer("RNNSequence")
@@ -902,7 +902,7 @@ def _sdpa(node: Node) -> list[Shape]:
         n_dims, s_dim = _attention_input(n_dims, s_dim, value, -2, "Value")
         ev_dim = value[-1]
     mask = node.input(3) if count >= 4 else None
-    if count >= 4 and not node.flag("causal", False) and mask:
+    if count >= 4 and not node.flag("causal") and mask:
         ok = len(mask) >= 2
         if ok:
             merged_l, merged_s = broadcast_merge(l_dim, mask[-2]), broadcast_merge(s_dim, mask[-1])

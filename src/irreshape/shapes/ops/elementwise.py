@@ -514,7 +514,7 @@ def _arithmetic_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
 
 @value_eval("Divide")
 def _divide_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    return V.divide(x[0], x[1], node.flag("m_pythondiv", True))
+    return V.divide(x[0], x[1], node.flag("m_pythondiv"))
 
 
 @value_eval("Mod")
@@ -556,7 +556,7 @@ def _abs_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
 
 @value_eval("Select")
 def _select_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    if node.lower("auto_broadcast", "numpy") != "numpy":
+    if node.lower("auto_broadcast") != "numpy":
         raise Undecided("Select with another broadcast than numpy in a shape subgraph")
     return V.select(*x)
 

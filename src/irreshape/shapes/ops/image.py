@@ -127,7 +127,7 @@ def _extract_image_patches(node: Node) -> list[Shape]:
         raise ShapeError("Attribute rates should be in [rate_rows, rate_cols] format.")
     if 0 in rates:
         raise ShapeError("Attribute rates should be strictly greater than zeros in values.")
-    pad = node.lower("auto_pad", "explicit")
+    pad = node.lower("auto_pad")
     if pad not in ("valid", "same_lower", "same_upper"):
         raise ShapeError("Attribute padding should be in either valid or same_lower or same_upper.")
     if data is None:

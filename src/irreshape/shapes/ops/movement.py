@@ -276,7 +276,7 @@ def _gather_nd(node: Node) -> list[Shape]:
     """``gather_nd_shape_inference.hpp``: batch dims merged, then ``indices[batch_dims:-1]`` and the data
     dims past the indexed ones; GatherND-5 folds the batch dims into one."""
     data, indices = node.input(0), node.input(1)
-    batch_dims = node.int("batch_dims", 0)
+    batch_dims = node.int("batch_dims")
     for s, what in ((data, "data"), (indices, "indices")):
         if s is not None:
             if not s:
@@ -483,7 +483,7 @@ def _broadcast(node: Node) -> list[Shape]:
     OpenVINO also reads a target that is a Concat it cannot bound, input by input (a Constant input's first value,
     any other input ``?``): the graph gives that reading as the value of input 1 (``checks.graph``)."""
     v3 = _opset(node) >= 3
-    mode = _BROADCAST_MODES.get(node.lower("mode", "numpy"))
+    mode = _BROADCAST_MODES.get(node.lower("mode"))
     if mode is None or (mode == "bidirectional" and not v3):
         raise Undecided(f"Broadcast mode {node.attr('mode')!r}")
     n_inputs = len(node.inputs)
@@ -818,7 +818,7 @@ def _reverse(node: Node) -> list[Shape]:
     data, axes_shape = node.input(0), node.input(1)
     if not rank_is(axes_shape, 1):
         raise ShapeError(f"The reversed_axes input must be a 1D tensor (got {len(axes_shape)}).")
-    mode = node.lower("mode", "index")
+    mode = node.lower("mode")
     if mode == "mask":
         if data is not None and axes_shape is not None and not compatible(axes_shape[0], Dim.of(len(data))):
             raise ShapeError(f"The number of elements in the reversed_axes tensor ({axes_shape[0]}) must match the "
@@ -844,10 +844,10 @@ def _reverse_sequence(node: Node) -> list[Shape]:
         return [None]
     out = list(data)
     if lengths is not None:
-        batch = normalize_axis(node.int("batch_axis", 0), len(data))
+        batch = normalize_axis(node.int("batch_axis"), len(data))
         out[batch] = merge_checked(data[batch], lengths[0], f"Sequence lengths input size ({lengths[0]}) is not equal "
                                    f"to batch axis dimension of data input ({data[batch]})")
-    normalize_axis(node.int("seq_axis", 1), len(data))
+    normalize_axis(node.int("seq_axis"), len(data))
     return [out]
 
 
@@ -959,7 +959,7 @@ def _range_types(node: Node) -> list[str | None]:
 @shape_infer("NonZero")
 def _non_zero(node: Node) -> list[Shape]:
     """``NonZero::validate_and_infer_types``: ``[rank, 0..elements]``; exact for a constant input."""
-    if node.lower("output_type", "i64") not in ("i32", "i64"):
+    if node.lower("output_type") not in ("i32", "i64"):
         raise ShapeError("Output type must be i32 or i64")
     data = node.input(0)
     t = node.value(0)
@@ -985,10 +985,10 @@ def _topk(node: Node) -> list[Shape]:
     """``topk_shape_inference.hpp``: values and indices, the data shape with ``k`` on the axis (its bounds
     against the dim's where ``k`` is an interval, ``0..dim`` where unknown). TopK-11 checks first that a
     ``stable`` sort has a sort mode (``sort`` none where the IR has none)."""
-    sort = node.lower("sort", "none")
+    sort = node.lower("sort")
     if node.version == 11 and node.flag("stable") and sort not in ("value", "index"):
         raise ShapeError(f"Stable sort can only be used when TopK's sorting mode is set to 'VALUE' or 'INDEX'.{sort}")
-    if node.lower("index_element_type", "i32") not in ("i32", "i64"):
+    if node.lower("index_element_type") not in ("i32", "i64"):
         raise ShapeError("Index element type attribute should be either 'i32' or 'i64'.")
     data = node.input(0)
     if data == []:
@@ -1032,7 +1032,7 @@ def _topk_types(node: Node) -> list[str | None]:
 @shape_infer("Bucketize")
 def _bucketize(node: Node) -> list[Shape]:
     """``bucketize_shape_inference.hpp``: the data shape (the buckets 1-D)."""
-    if node.lower("output_type", "i64") not in ("i32", "i64"):
+    if node.lower("output_type") not in ("i32", "i64"):
         raise ShapeError("Output type must be i32 or i64")
     if not rank_is(node.input(1), 1):
         raise ShapeError(f"Buckets input must be a 1D tensor. Got: {node.input(1)}")

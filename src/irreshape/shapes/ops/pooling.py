@@ -204,7 +204,7 @@ def _max_pool_v8(node: Node) -> list[Shape]:
     """MaxPool-8/14 (``max_pool_shape_infer_util``): dilations, the indices output of the same shape, an
     ``axis`` normalised first (v14 alone takes ceil_torch)."""
     if node.input(0) is not None:
-        normalize_axis(node.int("axis", 0), len(node.input(0)))
+        normalize_axis(node.int("axis"), len(node.input(0)))
     out = _pool(node, _sizes(node, "dilations"), exclude_pad=False, torch_ceil=node.version == 14)
     return [out, list(out)]
 
@@ -249,7 +249,7 @@ def _adaptive_avg_pool(node: Node) -> list[Shape]:
 @shape_infer("AdaptiveMaxPool")
 def _adaptive_max_pool(node: Node) -> list[Shape]:
     """AdaptiveMaxPool-8 (adaptive_max_pool_shape_inference.hpp): the indices output has the same shape."""
-    if node.lower("index_element_type", "i64") not in ("i32", "i64"):
+    if node.lower("index_element_type") not in ("i32", "i64"):
         raise ShapeError("Index element type must be i32 or i64")
     out = _adaptive(node)
     return [out, None if out is None else list(out)]
@@ -316,10 +316,10 @@ def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) ->
 @shape_infer("Interpolate", versions=(4,))
 def _interpolate_v4(node: Node) -> list[Shape]:
     """Interpolate-4: sizes (port 1), scales (port 2), optional axes (port 3); four modes only."""
-    if node.lower("mode", "nearest") not in ("nearest", "linear", "linear_onnx", "cubic"):
+    if node.lower("mode") not in ("nearest", "linear", "linear_onnx", "cubic"):
         raise ShapeError(f"Unsupported interpolation mode used with version 4 of the Interpolate op: "
                          f"{node.attr('mode')}")
-    scales_mode = node.lower("shape_calculation_mode", "sizes") == "scales"
+    scales_mode = node.lower("shape_calculation_mode") == "scales"
     for port in (2 if scales_mode else 1, 3):
         if port < 3 or node.has_input(3):
             _rank_one(node.input(port), f"Input [{port}] is not rank 1")
@@ -415,7 +415,7 @@ def _pad_types(node: Node) -> list[str | None]:
 
 @value_eval("Pad", versions=(1, 12))
 def _pad_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    return V.pad(x[0], x[1], x[2], x[3] if len(x) > 3 else None, node.lower("pad_mode", "constant"))
+    return V.pad(x[0], x[1], x[2], x[3] if len(x) > 3 else None, node.lower("pad_mode"))
 
 
 def _inf_pad(bounds: tuple[int, int]) -> bool:
@@ -574,7 +574,7 @@ def _depth_space(node: Node) -> list[Shape]:
 def _shuffle_channels(node: Node) -> list[Shape]:
     """ShuffleChannels-1 (shuffle_channels_shape_inference.hpp): the shape unchanged; a static channel dim
     must split into ``group`` equal parts."""
-    group = node.int("group", 1)
+    group = node.int("group")
     if group < 1:
         raise ShapeError("The 'group' parameter must be greater or equal to 1.")
     data = node.input(0)
@@ -582,7 +582,7 @@ def _shuffle_channels(node: Node) -> list[Shape]:
         return [None]
     if not data:
         raise ShapeError("The input tensor's shape is expected to be at least 1D.")
-    axis = normalize_axis(node.int("axis", 1), len(data))
+    axis = normalize_axis(node.int("axis"), len(data))
     channels = data[axis]
     if channels.is_static and channels.lo % group:
         raise ShapeError("The channel dimension size has to be a multiple of the groups parameter value.")
@@ -669,7 +669,7 @@ def _psroi_pooling(node: Node) -> list[Shape]:
     group = _size(node, "group_size", 1)
     if group == 0:
         raise ShapeError("group_size has to be greater than 0")
-    bins = node.int("spatial_bins_x", 1), node.int("spatial_bins_y", 1)
+    bins = node.int("spatial_bins_x"), node.int("spatial_bins_y")
     if mode == "bilinear":
         for axis, b in zip("xy", bins):
             if b <= 0:
@@ -754,12 +754,12 @@ def _region_yolo(node: Node) -> list[Shape]:
         raise ShapeError(f"Input must be a tensor of rank 4, but got {len(data)}")
     if data is None:
         return [None]
-    if node.flag("do_softmax", True):
-        axis = normalize_axis(node.int("axis", 1), 4)
-        end = normalize_axis(node.int("end_axis", 3), 4)
+    if node.flag("do_softmax"):
+        axis = normalize_axis(node.int("axis"), 4)
+        end = normalize_axis(node.int("end_axis"), 4)
         flat = data[axis]
         for d in data[axis + 1:end + 1]:
             flat = flat * d
         return [list(data[:axis]) + [flat] + list(data[max(axis, end) + 1:])]
-    channels = (node.int("classes", 1) + node.int("coords", 4) + 1) * len(node.ints("mask"))
+    channels = (node.int("classes") + node.int("coords") + 1) * len(node.ints("mask"))
     return [[data[0], Dim.of(wrap(channels % _SIZE, "i64"))] + list(data[2:])]

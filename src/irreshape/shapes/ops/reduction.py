@@ -53,7 +53,7 @@ def _reduce(node: Node) -> list[Shape]:
     data, axes_shape = node.input(0), node.input(1)
     if axes_shape is not None and len(axes_shape) > 1:
         raise ShapeError(f"Axes input must be a scalar or 1D input. Got: {format_shape(axes_shape)}")
-    keep_dims = node.flag("keep_dims", False)
+    keep_dims = node.flag("keep_dims")
     values = node.const(1)
     if data is not None and values is not None:
         axes = set(normalize_axes(values, len(data)))
@@ -91,17 +91,17 @@ def _reduce_logical_types(node: Node) -> list[str | None]:
 
 @value_eval("ReduceProd")
 def _reduce_prod_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.reduce_prod(tensors[0], tensors[1], node.flag("keep_dims", False))
+    return V.reduce_prod(tensors[0], tensors[1], node.flag("keep_dims"))
 
 
 @value_eval("ReduceSum", "ReduceMean")
 def _reduce_sum_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.constant_only(node.type.lower(), tensors, {"keep_dims": node.flag("keep_dims", False)})
+    return V.constant_only(node.type.lower(), tensors, {"keep_dims": node.flag("keep_dims")})
 
 
 @value_eval("ReduceMax", "ReduceMin")
 def _reduce_extreme_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.reduce_extreme(node.type.lower(), tensors[0], tensors[1], node.flag("keep_dims", False))
+    return V.reduce_extreme(node.type.lower(), tensors[0], tensors[1], node.flag("keep_dims"))
 
 
 # -- Reshape -----------------------------------------------------------------------------------------
@@ -121,7 +121,7 @@ def _reshape(node: Node) -> list[Shape]:
         raise ShapeError("Pattern shape must have rank 1")
     bounds = node.bounds(1)
     if bounds is not None:
-        special_zero = node.flag("special_zero", False)
+        special_zero = node.flag("special_zero")
         try:
             out = reshape_v1(data, [Bound(lo, hi) for lo, hi in bounds], special_zero)
         except ReshapeError as e:
@@ -137,7 +137,7 @@ type_infer("Reshape")(data_type_with((1, INTEGRAL, "PartialShape pattern must be
 
 @value_eval("Reshape")
 def _reshape_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.reshape(tensors[0], tensors[1], node.flag("special_zero", False))
+    return V.reshape(tensors[0], tensors[1], node.flag("special_zero"))
 
 
 # -- Squeeze / Unsqueeze -----------------------------------------------------------------------------

@@ -46,7 +46,7 @@ def variable_shape(attrs: Mapping[str, str]) -> Shape:
 
 
 def variable_dynamic_type(node: Node) -> bool:
-    return node.lower("variable_type", "dynamic") in ("dynamic", "undefined")
+    return node.lower("variable_type") in ("dynamic", "undefined")
 
 
 def relaxes(wide: Shape, narrow: Shape) -> bool:

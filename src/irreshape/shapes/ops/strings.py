@@ -223,6 +223,20 @@ def _combine_segments(node: Node) -> list[Shape]:
     return _ragged(shape) + _ragged(shape)
 
 
+@type_infer("CombineSegments")
+def _combine_segments_types(node: Node) -> list[str | None]:
+    """``set_ragged_output`` twice: i32 begins and ends, then as elements the merge of every ragged input's begins
+    and ends types (not its elements'), and the ids' type. Where those do not merge ``read_model`` refuses the
+    layer; irreshape does not claim the type."""
+    n = len(node.types)
+    et: str | None | bool = E.DYNAMIC
+    for i in range(0, n - 1, 3):
+        for t in (in_type(node, i), in_type(node, i + 1)):
+            et = None if et is None or t is None else E.merge(et, t)
+    return ["i32", "i32", et if et is not False else None, "i32", "i32", in_type(node, n - 1) if n else None
+            ][:node.n_outputs]
+
+
 @shape_infer("Truncate")
 def _truncate(node: Node) -> list[Shape]:
     """One or two ragged tensors, each passed through, then the max length (an i32 scalar) and the modes.
@@ -236,6 +250,12 @@ def _truncate(node: Node) -> list[Shape]:
         _ragged_last(node, 3 * i)
         out += [node.input(3 * i), node.input(3 * i + 1), node.input(3 * i + 2)]
     return out
+
+
+@type_infer("Truncate")
+def _truncate_types(node: Node) -> list[str | None]:
+    """``set_ragged_output`` per ragged input: i32 begins and ends, and as elements its begins' type."""
+    return [t for i in range(node.n_outputs // 3) for t in ("i32", "i32", in_type(node, 3 * i))]
 
 
 @shape_infer("RaggedToDense")
@@ -274,8 +294,7 @@ def _ragged_to_ragged(node: Node) -> list[Shape]:
     return [list(_ANY), list(_ANY)]
 
 
-@type_infer("ByteFallback", "BytesToChars", "CharsToBytes", "VocabEncoder", "CombineSegments", "Truncate",
-            "RaggedToRagged")
+@type_infer("ByteFallback", "BytesToChars", "CharsToBytes", "VocabEncoder", "RaggedToRagged")
 def _string_ops_types(node: Node) -> list[str | None]:
     """Ragged and string tensors whose type rules irreshape does not reproduce: their outputs' types are not
     claimed."""

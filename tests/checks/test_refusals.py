@@ -79,6 +79,33 @@ def test_a_cycle_through_shapes_and_values_is_a_finding(tmp_path):
     assert any(sev_code in {"IR024", "IR103", "IR109", "IR303"} for sev_code, _ in found), found
 
 
+
+@pytest.mark.parametrize("rewire", [(1, 3), (2, 5), (5, 5)])
+def test_an_edge_rewired_backwards_is_one_cycle_finding(tmp_path, rewire):
+    """An edge rewired to come from a layer downstream of its consumer (a cycle through data, not shapes):
+    ``read_model`` refuses ("Attempt to access node ... that not in graph"); irreshape reports one IR024, on the
+    layer whose input closes the cycle, and nothing on the layers the cycle feeds."""
+    x = ops.parameter(ov.PartialShape([2, 3]), np.float32, name="x")
+    chain = [x]
+    for i in range(6):
+        chain.append(ops.relu(chain[-1], name=f"r{i}"))
+    out = ops.add(chain[-1], chain[-1], name="out")
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([out], [x]), str(path))
+    xml = path.read_text()
+    ids = dict(re.findall(r'<layer id="(\d+)" name="(r\d)"', xml))
+    ids = {name: lid for lid, name in ids.items()}
+    to, frm = ids[f"r{rewire[0]}"], ids[f"r{rewire[1]}"]
+    xml = re.sub(rf'from-layer="\d+" from-port="(\d+)" to-layer="{to}" to-port="0"',
+                 rf'from-layer="{frm}" from-port="1" to-layer="{to}" to-port="0"', xml)
+    path.write_text(xml)
+    assert _refused(path) is not None
+    found = _findings(path)
+    assert [code for code, _ in found if code.startswith("IR0")] == ["IR024"], found
+    assert dict(found)["IR024"] == f"r{rewire[0]}"
+    assert all(code != "IR900" for code, _ in found)
+
+
 # -- item 5 (b): every Const's size as OpenVINO checks it -----------------------------------------------------------
 
 def test_const_shape_edited_past_its_size_is_refused_at_once(tmp_path):

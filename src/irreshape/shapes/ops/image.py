@@ -14,10 +14,11 @@ from collections.abc import Callable
 
 from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
-from ..dimops import ceil_div, div, merge_checked, merge_into, normalize_axis, sub, trunc_div
+from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
 from ..typerule import INDEX_TYPES, attr_type, merged_types, type_one_of
 from ..values import wrap
+from .signal import fft_validation
 
 _SIZE = 1 << 64  # size_t arithmetic wraps modulo 2**64
 
@@ -217,32 +218,9 @@ def _dft(node: Node) -> list[Shape]:
     with a last dim of 2, 1-D axes (fewer than the rank; constant ones within rank - 1, unique), a 1-D
     signal_size as long as the axes; the output the data shape, the axes' dims from the signal size's bounds
     (-1 keeps the dim; unknown axes make every dim but the last dynamic)."""
-    data, axes_shape = node.input(0), node.input(1)
+    data = node.input(0)
     signal = len(node.inputs) == 3
-    axes = node.const(1)
-    if data is not None:
-        rank = len(data)
-        if rank < 2:
-            raise ShapeError("The input rank must be greater or equal to 2")
-        if not data[-1].compatible(Dim.of(2)):
-            raise ShapeError("The last dimension of input data must be 2.")
-        if _fully_static(axes_shape):
-            if not axes_shape:
-                raise ShapeError("Accessing out-of-range dimension")
-            if rank < axes_shape[0].lo + 1:  # type: ignore[index]
-                raise ShapeError("The input rank must be greater than number of axes.")
-        if axes is not None and axes_shape is not None:
-            axes = [normalize_axis(a, rank - 1) for a in axes]
-            if len(set(axes)) != len(axes):
-                raise ShapeError("Each axis must be unique.")
-    if axes_shape is not None and len(axes_shape) != 1:
-        raise ShapeError("Axes input must be 1D tensor.")
-    if signal:
-        size_shape = node.input(2)
-        if size_shape is not None and len(size_shape) != 1:
-            raise ShapeError("Signal size input must be 1D tensor.")
-        if _fully_static(axes_shape) and _fully_static(size_shape) and axes_shape[0] != size_shape[0]:  # type: ignore
-            raise ShapeError("Sizes of inputs 'axes' and 'signal_size' must be equal.")
+    axes = fft_validation(node, complex_input=True)
     if not signal or data is None:
         return [data]
     out = list(data)

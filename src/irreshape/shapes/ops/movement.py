@@ -634,7 +634,7 @@ def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
     return n
 
 
-def _slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
+def slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
     """``slice::make_dim``: the sliced dim from the bounds of start and stop."""
     top = length(d.hi)
 
@@ -706,7 +706,7 @@ def _slice(node: Node) -> list[Shape]:
             i = axes_map[k]
             if steps[i] == 0:
                 raise ShapeError("Step must be non-zero")
-            out.append(_slice_dim(d, start[i], stop[i], steps[i]))
+            out.append(slice_dim(d, start[i], stop[i], steps[i]))
         else:
             out.append(Dim(0, d.hi))
     return [out]
@@ -791,7 +791,7 @@ def _strided_slice(node: Node) -> list[Shape]:
                 default_start, default_stop = (0, 0), (top, top)
             b = default_start if axis in begin_mask else begin[axis]
             e = default_stop if axis in end_mask else end[axis]
-            out.append(_slice_dim(d, b, e, stride))
+            out.append(slice_dim(d, b, e, stride))
             k += 1
         elif strides is not None:
             # begin or end unknown (measured on 2026.4.1): at most the dim's upper bound over the stride

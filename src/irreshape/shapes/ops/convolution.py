@@ -21,10 +21,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
                       merge_checked, padded, sub)
-from ..node import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import in_type, merge_rule, merged_type, same_type
 from ..values import INT_RANGES, wrap
 
 
@@ -336,6 +338,12 @@ def _group_convolution_backprop(node: Node) -> list[Shape]:
     return _convolution(node, backprop=True, grouped=True)
 
 
+@type_infer("Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData")
+def _convolution_types(node: Node) -> list[str | None]:
+    return [merged_type(node, 0, 1, "Element types for data batch and filters do not match (data batch element type: "
+                                    "{}, filters element type: {}).")]
+
+
 # -- DeformableConvolution -----------------------------------------------------------------------------
 def _check_divisible(d: Dim, group: int, name: str, what: str) -> None:
     """``ov::util::dim::is_divisible``: ``d / group`` is not empty."""
@@ -347,7 +355,7 @@ def _deformable(node: Node) -> list[Shape]:
     """``util::shape_infer(DeformableConvolutionBase)`` (``deformable_convolution_shape_inference.hpp``)."""
     data, offsets, filters = node.input(0), node.input(1), node.input(2)
     a = _Attrs(node)
-    group, deformable_group = node.int("group", 1), node.int("deformable_group", 1)
+    group, deformable_group = node.int("group"), node.int("deformable_group")
     n = _spatial_from_shapes(data, filters, 2)
     if n is None and offsets is not None:
         n = 2
@@ -400,7 +408,7 @@ def _deformable_v8(node: Node) -> list[Shape]:
     and the data batch, and after inference against the output's spatial dims."""
     _need_inputs(node, 3, 4)
     mask, data, filters = node.input(3) if node.has_input(3) else None, node.input(0), node.input(2)
-    deformable_group = node.int("deformable_group", 1)
+    deformable_group = node.int("deformable_group")
     if mask is not None:
         if filters is not None:
             channels = at(filters, 2) * at(filters, 3) * Dim.of(deformable_group)
@@ -416,6 +424,10 @@ def _deformable_v8(node: Node) -> list[Shape]:
             not all(compatible(o, d) for o, d in zip(out[0][2:], mask[2:])):
         raise ShapeError("Spatial dimensions of mask and output must be compatible.")
     return out
+
+
+type_infer("DeformableConvolution")(merge_rule((0, 1, 2), "Element types of inputs do not match. Got: data batch "
+                                                          "({}), offsets ({}) and filters ({})"))
 
 
 # -- MatMul -----------------------------------------------------------------------------------------------
@@ -466,6 +478,11 @@ def _matmul(node: Node) -> list[Shape]:
     if len(b) > 1:
         out.append(b2[-1])
     return [out]
+
+
+@type_infer("MatMul")
+def _matmul_types(node: Node) -> list[str | None]:
+    return [same_type(node)]
 
 
 # -- Einsum -----------------------------------------------------------------------------------------------
@@ -559,3 +576,11 @@ def _einsum(node: Node) -> list[Shape]:
                              "subscript.")
         out.extend(dims[label])
     return [out]
+
+
+@type_infer("Einsum")
+def _einsum_types(node: Node) -> list[str | None]:
+    known = {t for t in node.types if t is not None and t != E.DYNAMIC}
+    if len(known) > 1:
+        raise ShapeError("Inputs to Einsum operation must have the same type.")
+    return [in_type(node, 0)]

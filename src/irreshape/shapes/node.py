@@ -240,6 +240,8 @@ class Node:
             return None
         if t.et in INT_RANGES:
             return [wrap(v, "i64") for v in t.lo]
+        if not all(math.isfinite(v) for v in t.lo):  # a cast C++ leaves undefined
+            raise Undecided(f"input {i} holds a value that is not finite, read as an integer")
         return [int(v) for v in t.lo]  # a float tensor read as integers truncates toward 0
 
     def source(self, i: int) -> "tuple[str, Mapping[str, str]] | None":
@@ -265,6 +267,8 @@ class Node:
         if t is None:
             return None
         if t.et not in INT_RANGES:
+            if not all(math.isfinite(v) for v in t.lo + t.hi):
+                raise Undecided(f"input {i} holds a value that is not finite, read as an integer")
             return [(int(a), int(b)) for a, b in zip(t.lo, t.hi)]
         return [(bound_value(a, t.et), bound_value(b, t.et)) for a, b in zip(t.lo, t.hi)]
 

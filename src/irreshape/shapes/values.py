@@ -204,6 +204,8 @@ def gather(data: Tensor, indices: Tensor, axis: Tensor, batch_dims: int = 0, neg
         raise Unsupported("Gather of a scalar")  # OpenVINO's shape inference rejects it first
     ax = _axis(_ints(axis, "axis")[0], len(data.shape))
     outer, n, inner = _split(data.shape, ax)
+    if indices.et not in INT_RANGES:  # OpenVINO's type rule refuses real indices first
+        raise Unsupported(f"Gather indices of type {indices.et}")
     idx: list[int | None] = []
     for i in indices.lo:
         i = wrap(i, "i64")

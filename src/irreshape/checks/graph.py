@@ -500,7 +500,8 @@ class Graph:
                 try:  # what OpenVINO refuses in a Const's <data> (a `shape` its `size` cannot hold) is found here
                     check_const(layer, self.weights, dims)
                 except ProblemError as e:
-                    self.findings.append(finding(e.problem))
+                    if id(layer) not in self.type_errors:  # an element_type the type pass refused: its IR303 alone
+                        self.findings.append(finding(e.problem))
                     dims, refused = None, True
             known = self._const_shapes[id(layer.data)] = (
                 layer.data, None if dims is None else self._intern(_declared(dims)), refused)

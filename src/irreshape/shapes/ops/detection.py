@@ -33,10 +33,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.dims import Dim, Shape, format_shape
+from ...core import etypes as E
+from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
-from ..node import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
 from ..values import wrap
 
 _DYN = Dim.dynamic()
@@ -416,6 +417,127 @@ def _nms_v5(node: Node) -> list[Shape]:
         _nms_box_size(boxes)
     out = [selected, Dim.of(3)]
     return [out, list(out), [Dim.of(1)]]
+
+
+# -- MulticlassNms, MatrixNms ---------------------------------------------------------------------------
+def _most(d: Dim) -> int:
+    """``Dimension::get_max_length``: -1 for an unbounded dim."""
+    return length(d.hi)
+
+
+def _top_k(boxes: Dim, nms_top_k: int) -> Dim:
+    """The boxes a class keeps: ``min(boxes' upper bound, nms_top_k)`` where ``nms_top_k`` is set, else the dim."""
+    return Dim.of(min(_most(boxes), nms_top_k)) if nms_top_k > -1 else boxes
+
+
+def _selected(count: Dim) -> Dim:
+    """``Dimension(0, count.get_max_length())``: as many selected boxes as ``count`` can reach, or none."""
+    return Dim(0, INF if _most(count) == -1 else _most(count))
+
+
+def _nms_outputs(selected: Dim, batches: Dim) -> list[Shape]:
+    """The selected boxes ``[n, 6]``, their indices ``[n, 1]`` and their number per image ``[batches]``."""
+    return [[selected, Dim.of(6)], [selected, Dim.of(1)], [batches]]
+
+
+@shape_infer("MulticlassNms", versions=(8, 9))
+def _multiclass_nms(node: Node) -> list[Shape]:
+    """MulticlassNms-8 and -9 (``multiclass_nms_shape_inference.hpp``; v8 reads a third input as v9 does): 3-D boxes
+    with 3-D scores ``[batches, classes, boxes]``, or with 2-D scores ``[classes, boxes]`` and 1-D ``roisnum``
+    ``[images]``; the outputs :func:`_nms_outputs`, with ``0..top_k(boxes) * classes`` (at most ``keep_top_k``)
+    ``* images`` selected boxes where the shapes tell, else ``?``."""
+    count = len(node.inputs)
+    if count not in (2, 3):
+        raise ShapeError("input_shapes.size() == 2 || has_rois_num")
+    rois = count == 3
+    boxes, scores, roisnum = node.input(0), node.input(1), node.input(2) if rois else None
+    _nms_ranks(boxes, None)
+    if rois:
+        if not rank_is(scores, 2):
+            raise ShapeError("Expected a 2D tensor for the 'scores' input")
+        if not rank_is(roisnum, 1):
+            raise ShapeError("Expected a 1D tensor for the 'roisnum' input")
+    else:
+        _nms_ranks(None, scores)
+    if boxes is None:
+        return _nms_outputs(_DYN, _DYN)
+    if scores is None:
+        raise ShapeError("Accessing out-of-range dimension")  # num_batches reads the scores' dim 0
+    if not compatible(boxes[0], scores[0]):
+        raise ShapeError("The first dimension of both 'boxes' and 'scores' must match.")
+    _nms_box_size(boxes)
+    if rois and not compatible(boxes[1], scores[1]):
+        raise ShapeError("'boxes' and 'scores' input shapes must match at the second dimension respectively")
+    if not rois:
+        _nms_boxes_and_scores(boxes, scores)
+    elif roisnum is None:
+        return _nms_outputs(_DYN, _DYN)
+    classes, images = (boxes[0], roisnum[0]) if rois else (scores[1], scores[0])  # type: ignore[index]
+    selected = _top_k(boxes[1], node.int("nms_top_k")) * classes
+    keep_top_k = node.int("keep_top_k")
+    if keep_top_k > -1 and keep_top_k < _most(selected):
+        selected = Dim.of(keep_top_k)
+    return _nms_outputs(_selected(selected * images), images if rois else boxes[0])
+
+
+@shape_infer("MatrixNms", versions=(8,))
+def _matrix_nms(node: Node) -> list[Shape]:
+    """MatrixNms-8 (``matrix_nms_shape_inference.hpp``): 3-D boxes and scores ``[batches, classes, boxes]``; the
+    outputs :func:`_nms_outputs` with ``0..min(top_k(boxes) * classes, keep_top_k) * batches`` selected boxes where
+    the shapes tell, else ``?``."""
+    if len(node.inputs) != 2:
+        raise ShapeError("input_shapes.size() == 2")
+    boxes, scores = node.input(0), node.input(1)
+    _nms_ranks(boxes, scores)
+    if boxes is None:
+        return _nms_outputs(_DYN, _DYN)
+    nms_top_k, keep_top_k = node.int("nms_top_k"), node.int("keep_top_k")
+    for name, value in (("nms_top_k", nms_top_k), ("keep_top_k", keep_top_k),
+                        ("background_class", node.int("background_class"))):
+        if value < -1:
+            raise ShapeError(f"The '{name}' must be great or equal -1. Got:{value}")
+    selected = _DYN
+    if scores is not None:
+        _nms_boxes_and_scores(boxes, scores)
+        count = _top_k(boxes[1], nms_top_k) * scores[1]
+        if keep_top_k > -1:
+            count = Dim.of(min(_most(count), keep_top_k))
+        selected = _selected(count * scores[0])
+    _nms_box_size(boxes)
+    return _nms_outputs(selected, boxes[0])
+
+
+_NMS_FLOATS = ("f32", "f16", "bf16")
+
+
+def _nms_output_type(node: Node) -> str:
+    """The ``output_type`` attribute (i64 where the IR has none), which must be i32 or i64."""
+    text = node.attr("output_type")
+    try:
+        out = E.element_type(text) if text is not None else "i64"
+    except E.ElementTypeError as e:
+        raise ShapeError(str(e)) from None
+    if out not in ("i32", "i64"):
+        raise ShapeError("Output type must be i32 or i64")
+    return out
+
+
+@type_infer("MulticlassNms", versions=(8, 9))
+@type_infer("MatrixNms", versions=(8,))
+def _nms_base_types(node: Node) -> list[str | None]:
+    """``MulticlassNmsBase::validate`` and ``MatrixNms::validate``: ``output_type`` i32 or i64, boxes and scores f32,
+    f16 or bf16 (dynamic is refused) and compatible, MulticlassNms' ``roisnum`` i32 or i64; the boxes of the boxes'
+    type, the indices and counts of ``output_type``."""
+    out = _nms_output_type(node)
+    types = list(node.types) + [None] * 3
+    for i, name in ((0, "boxes"), (1, "scores")):
+        if types[i] is not None and types[i] not in _NMS_FLOATS:
+            raise ShapeError(f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
+    if E.merge(types[0], types[1]) is False:
+        raise ShapeError("Expected 'boxes', 'scores' type is same.")
+    if len(node.inputs) == 3 and types[2] is not None and types[2] not in ("i32", "i64"):
+        raise ShapeError("Expected i64 or i32 as element type for the 'roisnum' input.")
+    return [types[0], out, out]
 
 
 # -- ExperimentalDetectron* ----------------------------------------------------------------------------

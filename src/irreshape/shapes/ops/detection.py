@@ -440,8 +440,26 @@ def _nms_outputs(selected: Dim, batches: Dim) -> list[Shape]:
     return [[selected, Dim.of(6)], [selected, Dim.of(1)], [batches]]
 
 
+def _nms_attributes(node: Node, *names: str) -> None:
+    """The attributes ``names`` (``nms_top_k``, ``keep_top_k``, ``background_class``) -1 or more."""
+    for name in names:
+        value = node.int(name)
+        if value < -1:
+            raise ShapeError(f"The '{name}' must be great or equal -1. Got:{value}")
+
+
 @shape_infer("MulticlassNms", versions=(8, 9))
 def _multiclass_nms(node: Node) -> list[Shape]:
+    """:func:`_multiclass_nms_shapes`, then ``MulticlassNmsBase::validate``'s attribute checks."""
+    out = _multiclass_nms_shapes(node)
+    _nms_attributes(node, "nms_top_k", "keep_top_k", "background_class")
+    eta = node.float("nms_eta")
+    if not 0.0 <= eta <= 1.0:
+        raise ShapeError(f"The 'nms_eta' must be in close range [0, 1.0]. Got:{eta}")
+    return out
+
+
+def _multiclass_nms_shapes(node: Node) -> list[Shape]:
     """MulticlassNms-8 and -9 (``multiclass_nms_shape_inference.hpp``; v8 reads a third input as v9 does): 3-D boxes
     with 3-D scores ``[batches, classes, boxes]``, or with 2-D scores ``[classes, boxes]`` and 1-D ``roisnum``
     ``[images]``; the outputs :func:`_nms_outputs`, with ``0..top_k(boxes) * classes`` (at most ``keep_top_k``)
@@ -491,11 +509,8 @@ def _matrix_nms(node: Node) -> list[Shape]:
     _nms_ranks(boxes, scores)
     if boxes is None:
         return _nms_outputs(_DYN, _DYN)
+    _nms_attributes(node, "nms_top_k", "keep_top_k", "background_class")
     nms_top_k, keep_top_k = node.int("nms_top_k"), node.int("keep_top_k")
-    for name, value in (("nms_top_k", nms_top_k), ("keep_top_k", keep_top_k),
-                        ("background_class", node.int("background_class"))):
-        if value < -1:
-            raise ShapeError(f"The '{name}' must be great or equal -1. Got:{value}")
     selected = _DYN
     if scores is not None:
         _nms_boxes_and_scores(boxes, scores)

@@ -1,0 +1,82 @@
+"""MulticlassNms-8/9, MatrixNms-8, NMSRotated-13, GenerateProposals-9, ROIAlignRotated-15 and DeformablePSROIPooling-1
+against openvino 2026.4.1: shapes (the NMS outputs' counts are intervals) and element types.
+
+Cases are seeded random draws of consistent input shapes with dims swapped for ``?``, intervals that hold the right
+value or miss it, wrong static values and dynamic ranks, crossed with the attributes (``nms_top_k``, ``keep_top_k``
+in and out of range); ops are built with ``NodeFactory`` as the IR reader builds them.
+"""
+
+from __future__ import annotations
+
+import random
+
+import openvino as ov
+
+from ovshapes import assert_cases, shape_of, types_agree
+from test_ops_signal import port_case
+
+F32, I32 = ov.Type.f32, ov.Type.i32
+FLOATS = ("f32", "f16", "bf16", "i32", "i64", "dynamic")
+
+
+def _p(rng, dims, et=F32, perturb=0.35):
+    return ("param", shape_of(rng, dims, p_perturb=perturb), et)
+
+
+def _nms_attrs(rng):
+    # (below -1 either is refused whatever the shapes: test_nms_attribute_refusals)
+    return {"nms_top_k": rng.choice([-1, -1, 3, 50]), "keep_top_k": rng.choice([-1, -1, 5, 100]),
+            "background_class": rng.choice([-1, 0, 2]), "output_type": rng.choice(["i32", "i64"])}
+
+
+def test_multiclass_nms():
+    rng = random.Random(41)
+    cases = []
+    for _ in range(200):
+        batches, classes, boxes = rng.choice([1, 2]), rng.choice([3, 4]), rng.choice([7, 20])
+        opset = rng.choice(["opset8", "opset9"])
+        if opset == "opset9" and rng.random() < 0.4:  # boxes [classes, boxes, 4], scores [classes, boxes], roisnum
+            ports = [_p(rng, [classes, boxes, 4]), _p(rng, [classes, boxes]), _p(rng, [batches], I32)]
+        else:
+            ports = [_p(rng, [batches, boxes, 4]), _p(rng, [batches, classes, boxes])]
+        attrs = _nms_attrs(rng)
+        attrs["nms_eta"] = rng.choice([1.0, 0.5])
+        cases.append(port_case(opset, "MulticlassNms", ports, attrs))
+    assert_cases(cases, min_cases=150)
+
+
+def test_matrix_nms():
+    rng = random.Random(42)
+    cases = []
+    for _ in range(160):
+        batches, classes, boxes = rng.choice([1, 2]), rng.choice([3, 4]), rng.choice([7, 20])
+        ports = [_p(rng, [batches, boxes, 4]), _p(rng, [batches, classes, boxes])]
+        attrs = _nms_attrs(rng)
+        cases.append(port_case("opset8", "MatrixNms", ports, attrs))
+    # boxes of a dynamic rank: the attributes are not checked
+    cases += [port_case("opset8", "MatrixNms", [("param", "...", F32), _p(rng, [1, 3, 7])], {name: -2})
+              for name in ("nms_top_k", "keep_top_k", "background_class")]
+    assert_cases(cases, min_cases=160)
+
+
+def test_nms_attribute_refusals():
+    from test_ops_signal import assert_refused_on_values
+    dyn = [("param", "...", F32), ("param", "...", F32)]
+    static = [("param", "2,7,4", F32), ("param", "2,3,7", F32)]
+    for kind, opset in (("MatrixNms", "opset8"), ("MulticlassNms", "opset8"), ("MulticlassNms", "opset9")):
+        for ports in (dyn, static) if kind == "MulticlassNms" else (static,):  # MatrixNms: only on boxes of a rank
+            for attrs in ({"nms_top_k": -2}, {"keep_top_k": -5}, {"background_class": -2}):
+                assert assert_refused_on_values(opset, kind, ports, attrs)
+    for ports in (dyn, static):
+        assert assert_refused_on_values("opset9", "MulticlassNms", ports, {"nms_eta": 1.5})
+
+
+
+def test_nms_types():
+    rng = random.Random(43)
+    for _ in range(60):
+        tb, ts, tr = rng.choice(FLOATS), rng.choice(FLOATS), rng.choice(FLOATS)
+        attrs = {"output_type": rng.choice(["i32", "i64", "f32"])}
+        assert types_agree("opset8", "MatrixNms", ["1,7,4", "1,3,7"], [tb, ts], attrs)
+        assert types_agree("opset9", "MulticlassNms", ["1,7,4", "1,3,7"], [tb, ts], attrs)
+        assert types_agree("opset9", "MulticlassNms", ["3,7,4", "3,7", "2"], [tb, ts, tr], attrs)

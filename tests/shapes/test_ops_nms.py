@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import openvino as ov
 
 from ovshapes import assert_cases, shape_of, types_agree
@@ -80,3 +81,31 @@ def test_nms_types():
         assert types_agree("opset8", "MatrixNms", ["1,7,4", "1,3,7"], [tb, ts], attrs)
         assert types_agree("opset9", "MulticlassNms", ["1,7,4", "1,3,7"], [tb, ts], attrs)
         assert types_agree("opset9", "MulticlassNms", ["3,7,4", "3,7", "2"], [tb, ts, tr], attrs)
+
+
+def test_nms_rotated():
+    rng = random.Random(44)
+    cases = []
+    for _ in range(120):
+        batches, classes, boxes = rng.choice([1, 2]), rng.choice([3, 4]), rng.choice([7, 20])
+        ports = [_p(rng, [batches, boxes, 5]), _p(rng, [batches, classes, boxes])]
+        ports.append(("const", np.int64(rng.choice([3, 50, 0])), np.int64) if rng.random() < 0.7
+                     else _p(rng, [], ov.Type.i64, 0.2))
+        ports += [("const", np.float32(0.5), np.float32), _p(rng, [], F32, 0.2)]
+        cases.append(port_case("opset13", "NMSRotated", ports,
+                               {"output_type": rng.choice(["i32", "i64"]), "clockwise": rng.random() < 0.5}))
+    assert_cases(cases, min_cases=120)
+    from test_ops_signal import assert_refused_on_values
+    four = [("param", "1,7,5", F32), ("param", "1,3,7", F32), ("param", "", ov.Type.i64), ("param", "", F32)]
+    assert assert_refused_on_values("opset13", "NMSRotated", four)  # five inputs, checked after the shapes
+    four[1] = ("param", "1,3", F32)
+    assert "scores" in assert_refused_on_values("opset13", "NMSRotated", four)
+
+
+def test_nms_rotated_types():
+    rng = random.Random(45)
+    pool = FLOATS + ("u8", "boolean")
+    for _ in range(80):
+        types = [rng.choice(pool) if rng.random() < 0.3 else t for t in ("f32", "f32", "i64", "f32", "f32")]
+        attrs = {"output_type": rng.choice(["i32", "i64", "i64", "f32"])}
+        assert types_agree("opset13", "NMSRotated", ["1,7,5", "1,3,7", "", "", ""], types, attrs)

@@ -354,9 +354,9 @@ def _nms_boxes_and_scores(boxes: list[Dim], scores: list[Dim]) -> None:
                          "respectively. Boxes: ")
 
 
-def _nms_box_size(boxes: list[Dim]) -> None:
-    if not boxes[2].contains(4):
-        raise ShapeError("The last dimension of the 'boxes' input must be equal to 4")
+def _nms_box_size(boxes: list[Dim], size: int = 4) -> None:
+    if not boxes[2].contains(size):
+        raise ShapeError(f"The last dimension of the 'boxes' input must be equal to {size}")
 
 
 def _max_boxes(node: Node) -> int | None:
@@ -397,7 +397,7 @@ def _nms_v4(node: Node) -> list[Shape]:
 
 
 @shape_infer("NonMaxSuppression")
-def _nms_v5(node: Node) -> list[Shape]:
+def _nms_v5(node: Node, box_size: int = 4) -> list[Shape]:
     """NMS-5 and NMS-9: ``[0..min(boxes, max_boxes) * batches * classes, 3]`` (upper bounds) for the
     selected indices and scores, ``[1]`` for the number of them."""
     boxes, scores = node.input(0), node.input(1)
@@ -414,9 +414,39 @@ def _nms_v5(node: Node) -> list[Shape]:
             if value is not None:  # below -1, an empty interval
                 selected = Dim(0, min(length(boxes[1].hi), value))
             selected = selected * Dim.of(length(scores[0].hi)) * Dim.of(length(scores[1].hi))
-        _nms_box_size(boxes)
+        _nms_box_size(boxes, box_size)
     out = [selected, Dim.of(3)]
     return [out, list(out), [Dim.of(1)]]
+
+
+@shape_infer("NMSRotated", versions=(13,))
+def _nms_rotated(node: Node) -> list[Shape]:
+    """NMSRotated-13 (``nms::shape_infer`` with rotated boxes): boxes of 5 values, else as NMS-9; then five inputs."""
+    out = _nms_v5(node, 5)
+    if len(node.inputs) != 5:
+        raise ShapeError("Expected 5 inputs to be provided.")
+    return out
+
+
+@type_infer("NMSRotated", versions=(13,))
+def _nms_rotated_types(node: Node) -> list[str | None]:
+    """``v13::NMSRotated::validate_and_infer_types``: boxes, scores and the thresholds floating-point, the box count
+    an integer, ``output_type`` i32 or i64; the indices and their number of ``output_type``, the scores f32."""
+    for i, t in enumerate(node.types):
+        if t is None or t == E.DYNAMIC:
+            continue
+        if i == 2 and not E.is_integral_number(t):
+            raise ShapeError(f"Expected integer type as element type for the input at: {i}")
+        if i != 2 and not E.is_real(t):
+            raise ShapeError(f"Expected floating point type as element type for the input at: {i}")
+    text = node.attr("output_type")
+    try:
+        out = E.element_type(text) if text is not None else "i64"
+    except E.ElementTypeError as e:
+        raise ShapeError(str(e)) from None
+    if out not in ("i32", "i64"):
+        raise ShapeError("The `output_type` attribute (related to the first and third output) must be i32 or i64.")
+    return [out, "f32", out]
 
 
 # -- MulticlassNms, MatrixNms ---------------------------------------------------------------------------

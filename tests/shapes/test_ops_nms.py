@@ -109,3 +109,66 @@ def test_nms_rotated_types():
         types = [rng.choice(pool) if rng.random() < 0.3 else t for t in ("f32", "f32", "i64", "f32", "f32")]
         attrs = {"output_type": rng.choice(["i32", "i64", "i64", "f32"])}
         assert types_agree("opset13", "NMSRotated", ["1,7,5", "1,3,7", "", "", ""], types, attrs)
+
+
+def test_generate_proposals():
+    rng = random.Random(46)
+    cases = []
+    for _ in range(150):
+        n, h, w, a = rng.choice([1, 2]), rng.choice([3, 5]), rng.choice([4, 6]), rng.choice([2, 3])
+        ports = [_p(rng, [n, rng.choice([3, 4, 4, 5])]), _p(rng, [h, w, a, 4]), _p(rng, [n, 4 * a, h, w]),
+                 _p(rng, [n, a, h, w])]
+        attrs = {"post_nms_count": rng.choice([5, 100]), "pre_nms_count": rng.choice([10, 1000]),
+                 "min_size": 1.0, "nms_threshold": 0.7, "normalized": rng.random() < 0.5,
+                 "roi_num_type": rng.choice(["i32", "i64"])}
+        cases.append(port_case("opset9", "GenerateProposals", ports, attrs))
+    assert_cases(cases, min_cases=150)
+    from test_ops_signal import assert_refused_on_values
+    dyn = [("param", "...", F32)] * 4
+    for bad in ({"post_nms_count": 0}, {"pre_nms_count": -1, "post_nms_count": 5},
+                {"post_nms_count": 5, "pre_nms_count": 5, "nms_eta": 0.5}):
+        assert assert_refused_on_values("opset9", "GenerateProposals", dyn, bad)
+
+
+def test_generate_proposals_types():
+    rng = random.Random(47)
+    pool = FLOATS + ("u8", "boolean")
+    for _ in range(40):
+        types = [rng.choice(pool) for _ in range(4)]
+        attrs = {"post_nms_count": 5, "pre_nms_count": 5, "roi_num_type": rng.choice(["i32", "i64", "f32"])}
+        assert types_agree("opset9", "GenerateProposals", ["1,3", "3,4,2,4", "1,8,3,4", "1,2,3,4"], types, attrs)
+
+
+def test_roi_align_rotated():
+    rng = random.Random(48)
+    cases = []
+    for _ in range(120):
+        rois = rng.choice([3, 6])
+        ports = [_p(rng, [1, 8, 10, 10]), _p(rng, [rois, 5]), _p(rng, [rois], I32)]
+        attrs = {"pooled_h": rng.choice([2, 0]), "pooled_w": rng.choice([3, -1]), "sampling_ratio": 2,
+                 "spatial_scale": 0.5, "clockwise_mode": rng.random() < 0.5}
+        cases.append(port_case("opset15", "ROIAlignRotated", ports, attrs))
+    assert_cases(cases, min_cases=120)
+    pool = FLOATS + ("u8", "boolean")
+    for _ in range(40):
+        types = [rng.choice(pool) for _ in range(3)]
+        assert types_agree("opset15", "ROIAlignRotated", ["1,8,10,10", "3,5", "3"], types,
+                           {"pooled_h": 2, "pooled_w": 2, "spatial_scale": 1.0})
+
+
+def test_deformable_psroi_pooling():
+    rng = random.Random(49)
+    cases = []
+    for _ in range(120):
+        group, out_dim, rois = rng.choice([3, 2]), rng.choice([8, 4]), rng.choice([5, 7])
+        ports = [_p(rng, [1, out_dim * group * group, 8, 8]), _p(rng, [rois, 5])]
+        if rng.random() < 0.5:
+            ports.append(_p(rng, [rois, 2, group, group]))
+        attrs = {"output_dim": out_dim, "group_size": group, "spatial_scale": 0.0625,
+                 "mode": rng.choice(["bilinear_deformable", "average"]), "part_size": rng.choice([1, 3])}
+        cases.append(port_case("opset1", "DeformablePSROIPooling", ports, attrs))
+    assert_cases(cases, min_cases=120)
+    from test_ops_signal import assert_refused_on_values
+    dyn = [("param", "...", F32)] * 2
+    for bad in ({"output_dim": 0, "group_size": 2}, {"output_dim": 4, "group_size": -1}):
+        assert assert_refused_on_values("opset1", "DeformablePSROIPooling", dyn, bad)

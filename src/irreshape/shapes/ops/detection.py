@@ -439,13 +439,8 @@ def _nms_rotated_types(node: Node) -> list[str | None]:
             raise ShapeError(f"Expected integer type as element type for the input at: {i}")
         if i != 2 and not E.is_real(t):
             raise ShapeError(f"Expected floating point type as element type for the input at: {i}")
-    text = node.attr("output_type")
-    try:
-        out = E.element_type(text) if text is not None else "i64"
-    except E.ElementTypeError as e:
-        raise ShapeError(str(e)) from None
-    if out not in ("i32", "i64"):
-        raise ShapeError("The `output_type` attribute (related to the first and third output) must be i32 or i64.")
+    out = _index_type(node, "output_type", "The `output_type` attribute (related to the first and third output) must "
+                                           "be i32 or i64.")
     return [out, "f32", out]
 
 
@@ -555,15 +550,16 @@ def _matrix_nms(node: Node) -> list[Shape]:
 _NMS_FLOATS = ("f32", "f16", "bf16")
 
 
-def _nms_output_type(node: Node) -> str:
-    """The ``output_type`` attribute (i64 where the IR has none), which must be i32 or i64."""
-    text = node.attr("output_type")
+def _index_type(node: Node, name: str, message: str) -> str:
+    """An element type attribute (``output_type``, ``roi_num_type``; i64 where the IR has none) as OpenVINO parses
+    it, which must be i32 or i64 (else ``message``)."""
+    text = node.attr(name)
     try:
         out = E.element_type(text) if text is not None else "i64"
     except E.ElementTypeError as e:
         raise ShapeError(str(e)) from None
     if out not in ("i32", "i64"):
-        raise ShapeError("Output type must be i32 or i64")
+        raise ShapeError(message)
     return out
 
 
@@ -573,7 +569,7 @@ def _nms_base_types(node: Node) -> list[str | None]:
     """``MulticlassNmsBase::validate`` and ``MatrixNms::validate``: ``output_type`` i32 or i64, boxes and scores f32,
     f16 or bf16 (dynamic is refused) and compatible, MulticlassNms' ``roisnum`` i32 or i64; the boxes of the boxes'
     type, the indices and counts of ``output_type``."""
-    out = _nms_output_type(node)
+    out = _index_type(node, "output_type", "Output type must be i32 or i64")
     types = list(node.types) + [None] * 3
     for i, name in ((0, "boxes"), (1, "scores")):
         if types[i] is not None and types[i] not in _NMS_FLOATS:
@@ -583,6 +579,75 @@ def _nms_base_types(node: Node) -> list[str | None]:
     if len(node.inputs) == 3 and types[2] is not None and types[2] not in ("i32", "i64"):
         raise ShapeError("Expected i64 or i32 as element type for the 'roisnum' input.")
     return [types[0], out, out]
+
+
+# -- GenerateProposals ---------------------------------------------------------------------------------
+@shape_infer("GenerateProposals", versions=(9,))
+def _generate_proposals(node: Node) -> list[Shape]:
+    """GenerateProposals-9 (``generate_proposals_shape_inference.hpp``, after the attribute checks of its
+    ``validate_and_infer_types``): im_info ``[batches, 3 or 4]``, anchors ``[H, W, A, 4]``, deltas ``[batches, 4A, H,
+    W]``, scores ``[batches, A, H, W]``; the rois ``[0..batches * post_nms_count, 4]``, their scores and their number
+    per image ``[batches]``, the batches merged over im_info, deltas and scores (where they merge)."""
+    import struct  # nms_eta is a C++ float
+    if node.int("pre_nms_count") <= 0:
+        raise ShapeError("Attribute pre_nms_count must be larger than 0.")
+    post = node.int("post_nms_count")
+    if post <= 0:
+        raise ShapeError("Attribute post_nms_count must be larger than 0.")
+    if struct.unpack("f", struct.pack("f", node.float("nms_eta")))[0] != 1.0:
+        raise ShapeError("Attribute min_size must be 1.0.")  # (sic: OpenVINO's message for nms_eta)
+    if len(node.inputs) != 4:
+        raise ShapeError("input_shapes.size() == 4")
+    im_info, anchors, deltas, scores = (node.input(i) for i in range(4))
+    batches = _DYN
+    if not rank_is(im_info, 2):
+        raise ShapeError(f"The 'input_im_info' input is expected to be a 2D. Got: {format_shape(im_info)}")
+    if im_info is not None:
+        if not (im_info[1].contains(3) or im_info[1].contains(4)):
+            raise ShapeError("The 'input_im_info' shape[1] is expected to be a compatible with [3] or [4]. Got: "
+                             f"{format_shape(im_info)}")
+        batches = merge(batches, im_info[0]) or batches
+    for shape, what in ((anchors, "input_anchors"), (deltas, "input_deltas"), (scores, "input_scores")):
+        if not rank_is(shape, 4):
+            raise ShapeError(f"The '{what}' input is expected to be a 4D. Got: {format_shape(shape)}")
+        if shape is anchors and anchors is not None and not anchors[3].contains(4):
+            raise ShapeError(f"The fourth dimension of 'input_anchors' should be compatible with 4. Got: {anchors[3]}")
+    for shape in (deltas, scores):
+        if shape is not None:
+            batches = merge(batches, shape[0]) or batches
+    if deltas is not None and scores is not None:
+        checks = [(deltas[0], scores[0], "Batch for inputs 'input_deltas' and 'input_scores' should be equal."),
+                  (deltas[1], scores[1] * Dim.of(4), "Anchor number for inputs 'input_deltas' and 'input_scores' "
+                                                     "should be equal."),
+                  (deltas[2], scores[2], "Heights for inputs 'input_deltas' and 'input_scores' should be equal."),
+                  (deltas[3], scores[3], "Width for inputs 'input_deltas' and 'input_scores' should be equal.")]
+        if im_info is not None:
+            checks.append((deltas[0], im_info[0], "Batch for inputs 'im_info' and 'input_deltas' should be equal."))
+        _all_compatible(checks)
+    if scores is not None and anchors is not None:
+        _all_compatible([(anchors[0], scores[2], "Heights for inputs 'input_anchors' and 'input_scores' should be "
+                                                 "equal."),
+                         (anchors[1], scores[3], "Width for inputs 'input_anchors' and 'input_scores' should be "
+                                                 "equal."),
+                         (anchors[2], scores[1], "Anchor number for inputs 'input_anchors' and 'input_scores' should "
+                                                 "be equal.")])
+    rois = _selected(batches * Dim.of(post))
+    return [[rois, Dim.of(4)], [rois], [batches]]
+
+
+def _all_compatible(checks: Sequence[tuple[Dim, Dim, str]]) -> None:
+    for a, b, message in checks:
+        if not compatible(a, b):
+            raise ShapeError(message)
+
+
+@type_infer("GenerateProposals", versions=(9,))
+def _generate_proposals_types(node: Node) -> list[str | None]:
+    """``v9::GenerateProposals::validate_and_infer_types``: the rois and scores of im_info's type, their number per
+    image of ``roi_num_type``, which must be i32 or i64."""
+    count = _index_type(node, "roi_num_type", "The third output type must be int64 or int32.")
+    first = node.types[0] if node.types else None
+    return [first, first, count]
 
 
 # -- ExperimentalDetectron* ----------------------------------------------------------------------------

@@ -252,3 +252,15 @@ def types_agree(opset: str, kind: str, shapes, types: Sequence[str], attrs=None,
         ours = None
     assert ours == theirs, (kind, shapes, types, attrs, ours, theirs)
     return True
+
+
+TYPE_POOL = ("f32", "f16", "bf16", "f64", "i32", "i64", "u8", "i8", "u64", "boolean", "dynamic")
+
+
+def type_sweep(rng: random.Random, opset: str, kind: str, ports, n: int, attrs=None) -> int:
+    """``n`` draws of the op's input types, each port (``(shape, type)``) kept at its type or swapped for one of
+    :data:`TYPE_POOL`, every one checked by :func:`types_agree`; the number checked."""
+    for _ in range(n):
+        types = [rng.choice(TYPE_POOL) if rng.random() < 0.35 else t for _, t in ports]
+        assert types_agree(opset, kind, [s for s, _ in ports], types, attrs)
+    return n

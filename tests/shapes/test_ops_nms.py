@@ -154,6 +154,8 @@ def test_roi_align_rotated():
         types = [rng.choice(pool) for _ in range(3)]
         assert types_agree("opset15", "ROIAlignRotated", ["1,8,10,10", "3,5", "3"], types,
                            {"pooled_h": 2, "pooled_w": 2, "spatial_scale": 1.0})
+        assert types_agree("opset9", "ROIAlign", ["1,8,10,10", "3,4", "3"], types,  # one rule: the output the merge
+                           {"pooled_h": 2, "pooled_w": 2, "spatial_scale": 1.0, "sampling_ratio": 1})
 
 
 def test_deformable_psroi_pooling():

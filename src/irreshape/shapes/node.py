@@ -13,6 +13,9 @@ and ONNX registers inference with the op schema; irreshape does the same. Each m
 * optionally a **value evaluator** ``fn(node, tensors) -> Tensor | list[Tensor]``: the value bounds of the
   outputs from the bounds of the inputs, as OpenVINO's ``evaluate_lower``/``evaluate_upper`` give them
   (for ops that appear in shape subgraphs: ShapeOf, Gather, Concat, arithmetic, ...).
+* optionally a **type rule** ``fn(node) -> list[str | None]`` (:func:`type_infer`): the element type of every
+  output from the input types and the attributes, as ``validate_and_infer_types`` gives them, raising
+  :class:`ShapeError` where OpenVINO rejects the input types (shared pieces in :mod:`.typerule`).
 
 Functions are pure: they see a :class:`Node` (type, version, attributes as the IR writes them, input
 shapes, input values) and nothing of the XML or of the graph.
@@ -132,10 +135,16 @@ class Node:
         v = self.a.get(name, _ABSENT)
         return v if kind(v) else _ABSENT
 
-    def lower(self, name: str, default: str) -> str:
-        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively)."""
+    def lower(self, name: str, default: str | None = None) -> str:
+        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively); without a
+        default (the schema's), :class:`Undecided` where neither the schema nor the IR gives it."""
         v = self._typed(name, _is_str)
-        return v.strip().lower() if v is not _ABSENT else (self.attr(name) or default).lower()
+        if v is not _ABSENT:
+            return v.strip().lower()
+        text = self.attr(name) or default
+        if text is None:
+            raise Undecided(f"attribute {name!r} is missing")
+        return text.lower()
 
     def flag(self, name: str, default: bool = False) -> bool:
         v = self._typed(name, _is_bool)

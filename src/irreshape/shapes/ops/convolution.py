@@ -26,6 +26,7 @@ from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
                       merge_checked, padded, rank_is, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import in_type, merge_rule, merged_type, same_type
 from ..values import INT_RANGES, wrap
 
 
@@ -337,6 +338,12 @@ def _group_convolution_backprop(node: Node) -> list[Shape]:
     return _convolution(node, backprop=True, grouped=True)
 
 
+@type_infer("Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData")
+def _convolution_types(node: Node) -> list[str | None]:
+    return [merged_type(node, 0, 1, "Element types for data batch and filters do not match (data batch element type: "
+                                    "{}, filters element type: {}).")]
+
+
 # -- DeformableConvolution -----------------------------------------------------------------------------
 def _check_divisible(d: Dim, group: int, name: str, what: str) -> None:
     """``ov::util::dim::is_divisible``: ``d / group`` is not empty."""
@@ -348,7 +355,7 @@ def _deformable(node: Node) -> list[Shape]:
     """``util::shape_infer(DeformableConvolutionBase)`` (``deformable_convolution_shape_inference.hpp``)."""
     data, offsets, filters = node.input(0), node.input(1), node.input(2)
     a = _Attrs(node)
-    group, deformable_group = node.int("group", 1), node.int("deformable_group", 1)
+    group, deformable_group = node.int("group"), node.int("deformable_group")
     n = _spatial_from_shapes(data, filters, 2)
     if n is None and offsets is not None:
         n = 2
@@ -401,7 +408,7 @@ def _deformable_v8(node: Node) -> list[Shape]:
     and the data batch, and after inference against the output's spatial dims."""
     _need_inputs(node, 3, 4)
     mask, data, filters = node.input(3) if node.has_input(3) else None, node.input(0), node.input(2)
-    deformable_group = node.int("deformable_group", 1)
+    deformable_group = node.int("deformable_group")
     if mask is not None:
         if filters is not None:
             channels = at(filters, 2) * at(filters, 3) * Dim.of(deformable_group)
@@ -417,6 +424,10 @@ def _deformable_v8(node: Node) -> list[Shape]:
             not all(compatible(o, d) for o, d in zip(out[0][2:], mask[2:])):
         raise ShapeError("Spatial dimensions of mask and output must be compatible.")
     return out
+
+
+type_infer("DeformableConvolution")(merge_rule((0, 1, 2), "Element types of inputs do not match. Got: data batch "
+                                                          "({}), offsets ({}) and filters ({})"))
 
 
 # -- MatMul -----------------------------------------------------------------------------------------------
@@ -469,6 +480,11 @@ def _matmul(node: Node) -> list[Shape]:
     return [out]
 
 
+@type_infer("MatMul")
+def _matmul_types(node: Node) -> list[str | None]:
+    return [same_type(node)]
+
+
 # -- GroupedMatMul ---------------------------------------------------------------------------------------
 @shape_infer("GroupedMatMul", versions=(17,))
 def _grouped_matmul(node: Node) -> list[Shape]:
@@ -500,14 +516,12 @@ def _grouped_matmul(node: Node) -> list[Shape]:
 def _grouped_matmul_types(node: Node) -> list[str | None]:
     """``v17::GroupedMatMul::validate_and_infer_types``: mat_a and mat_b of one type (the output's), the offsets
     (a third input) i32, i64 or dynamic."""
-    types = list(node.types) + [None] * 3
-    out = E.merge(types[0], types[1])
-    if out is False:
-        raise ShapeError(f"Arguments do not have the same element type (mat_a element type: {types[0]}, mat_b "
-                         f"element type: {types[1]}).")
-    if len(node.inputs) == 3 and types[2] not in (None, E.DYNAMIC, "i32", "i64"):
-        raise ShapeError(f"Offsets element type must be i32 or i64. Got: {types[2]}")
-    return [out]  # type: ignore[list-item]
+    out = merged_type(node, 0, 1, "Arguments do not have the same element type (mat_a element type: {}, mat_b "
+                                  "element type: {}).")
+    offsets = in_type(node, 2)
+    if len(node.inputs) == 3 and offsets not in (None, E.DYNAMIC, "i32", "i64"):
+        raise ShapeError(f"Offsets element type must be i32 or i64. Got: {offsets}")
+    return [out]
 
 
 # -- Einsum -----------------------------------------------------------------------------------------------
@@ -601,3 +615,11 @@ def _einsum(node: Node) -> list[Shape]:
                              "subscript.")
         out.extend(dims[label])
     return [out]
+
+
+@type_infer("Einsum")
+def _einsum_types(node: Node) -> list[str | None]:
+    known = {t for t in node.types if t is not None and t != E.DYNAMIC}
+    if len(known) > 1:
+        raise ShapeError("Inputs to Einsum operation must have the same type.")
+    return [in_type(node, 0)]

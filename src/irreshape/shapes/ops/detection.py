@@ -26,7 +26,7 @@ rest. In an opset without the type at all (``LSTMSequence`` before ``opset5``: O
 LSTMSequence-0; ``RNNCell`` in ``opset2``) the reader rejects the IR, and so does the shape function.
 
 OpenVINO's element-type checks (integral PriorBox inputs, floating-point boxes, matching RNN input types)
-are not made here: a shape function sees no element types.
+are each op's type rule, beside its shape function.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import attr_type, check_integral, in_type, known_type_one_of, merge_rule
 from ..values import wrap
 
 _DYN = Dim.dynamic()
@@ -53,7 +54,7 @@ def _aspect_ratios(node: Node) -> int:
     """``PriorBox::normalized_aspect_ratio(...).size()``: the distinct ratios (and their inverses with
     ``flip``), rounded to 6 decimals in float, plus 1."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
-    flip = node.flag("flip", False)
+    flip = node.flag("flip")
     million = np.float32(1e6)
     ratios = {np.float32(1)}
     with np.errstate(all="ignore"):
@@ -70,7 +71,7 @@ def _prior_box_count(node: Node) -> int:
     ratios = _aspect_ratios(node)
     min_size, max_size = node.floats("min_size"), node.floats("max_size")
     fixed_size, fixed_ratio = node.floats("fixed_size"), node.floats("fixed_ratio")
-    if node.flag("scale_all_sizes", True):
+    if node.flag("scale_all_sizes"):
         count = ratios * len(min_size) + len(max_size)
     else:
         count = ratios + len(min_size) - 1
@@ -114,6 +115,13 @@ def _prior_box_clustered(node: Node) -> list[Shape]:
         raise ShapeError(f"Size of heights vector: {len(heights)} doesn't match size of widths vector: "
                          f"{len(widths)}")
     return _prior_boxes(node, len(widths))
+
+
+@type_infer("PriorBox", "PriorBoxClustered")
+def _prior_box_types(node: Node) -> list[str | None]:
+    check_integral(node, 0, "output size input must be an integral number, but is: {}")
+    check_integral(node, 1, "image input must be an integral number, but is: {}")
+    return ["f32"]
 
 
 # -- DetectionOutput -----------------------------------------------------------------------------------
@@ -192,8 +200,8 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
         # openvino 2026.4.1: a segmentation fault), a refusal of the file no message of its own can tell
         raise ShapeError("'keep_top_k' is empty: OpenVINO reads its first element, and read_model crashes on "
                          "this layer")
-    share_location = node.flag("share_location", True)
-    box_size = 4 if node.flag("normalized", False) else 5
+    share_location = node.flag("share_location")
+    box_size = 4 if node.flag("normalized") else 5
     boxes, classes, proposals = node.input(0), node.input(1), node.input(2)
 
     priors = 0
@@ -233,7 +241,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
         if not (proposals[0].contains(1) or compatible(proposals[0], batch)):
             raise ShapeError(f"Proposals' first dimension is must be equal to either batch size ({batch}) "
                              f"or 1. Got: {proposals[0]}.")
-        second = 1 if node.flag("variance_encoded_in_target", False) else 2
+        second = 1 if node.flag("variance_encoded_in_target") else 2
         if not proposals[1].contains(second):
             raise ShapeError(f"Proposals' second dimension is mismatched. Current value is: {proposals[1]}, "
                              f"expected: {second}.")
@@ -259,7 +267,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
 
     dim_priors = Dim.of(priors) if priors else _DYN
     dim_classes = Dim.of(num_classes) if num_classes else _DYN
-    top_k = node.int("top_k", -1)
+    top_k = node.int("top_k")
     if keep_top_k[0] > 0:
         count = batch * Dim.of(keep_top_k[0])
     elif keep_top_k[0] == -1 and top_k > 0:
@@ -273,7 +281,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
 def _detection_output_v0(node: Node) -> list[Shape]:
     """DetectionOutput-0: ``num_classes`` from its attribute (0 where the IR has none), which must be
     positive."""
-    num_classes = node.int("num_classes", 0)
+    num_classes = node.int("num_classes")
     if num_classes <= 0:
         raise ShapeError("Number of classes must be greater than zero")
     return _detection_output(node, num_classes)
@@ -283,6 +291,16 @@ def _detection_output_v0(node: Node) -> list[Shape]:
 def _detection_output_v8(node: Node) -> list[Shape]:
     """DetectionOutput-8: the number of classes deduced from the input shapes."""
     return _detection_output(node, -1)
+
+
+@type_infer("DetectionOutput")
+def _detection_output_types(node: Node) -> list[str | None]:
+    box, cls, proposals = in_type(node, 0), in_type(node, 1), in_type(node, 2)
+    if box is not None and cls is not None and E.merge(box, cls) is False:
+        raise ShapeError(f"Class predictions' data type must be the same as box logits type ({box}). Got {cls}")
+    if proposals is not None and proposals != E.DYNAMIC and not E.is_real(proposals):
+        raise ShapeError(f"Proposals' data type must be floating point. Got {proposals}")
+    return [box]
 
 
 # -- Proposal ------------------------------------------------------------------------------------------
@@ -321,6 +339,15 @@ def _proposal_v4(node: Node) -> list[Shape]:
     """Proposal-4: the boxes and one probability per box."""
     boxes = _proposal_boxes(node)
     return [boxes, [boxes[0]]]
+
+
+@type_infer("Proposal")
+def _proposal_types(node: Node) -> list[str | None]:
+    for i, name in ((0, "class_probs"), (1, "bbox_deltas"), (2, "image_shape")):
+        t = in_type(node, i)
+        if t is not None and t != E.DYNAMIC and not E.is_real(t):
+            raise ShapeError(f"Proposal layer input {name} should have floating point type ({t}).")
+    return [in_type(node, 0)] * node.n_outputs
 
 
 # -- NonMaxSuppression ---------------------------------------------------------------------------------
@@ -419,6 +446,33 @@ def _nms_v5(node: Node, box_size: int = 4) -> list[Shape]:
     return [out, list(out), [Dim.of(1)]]
 
 
+_NMS_REAL = ("bf16", "f16", "f32", E.DYNAMIC)
+
+
+def _nms_inputs(node: Node) -> None:
+    """NMS-5 and -9: boxes, scores and the thresholds are bf16, f16 or f32."""
+    for i, name in ((0, "boxes"), (1, "scores"), (3, "iou_threshold"), (4, "score_threshold_ps"),
+                    (5, "soft_nms_sigma")):
+        known_type_one_of(node, i, _NMS_REAL, f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
+
+
+@type_infer("NonMaxSuppression", versions=(1,))
+def _nms_1_types(node: Node) -> list[str | None]:
+    return ["i64"]
+
+
+@type_infer("NonMaxSuppression", versions=(3, 4))
+def _nms_3_types(node: Node) -> list[str | None]:
+    return [attr_type(node, "output_type", "i64")]
+
+
+@type_infer("NonMaxSuppression")
+def _nms_types(node: Node) -> list[str | None]:
+    _nms_inputs(node)
+    ot = attr_type(node, "output_type", "i64")
+    return [ot, "f32", ot][:node.n_outputs]
+
+
 @shape_infer("NMSRotated", versions=(13,))
 def _nms_rotated(node: Node) -> list[Shape]:
     """NMSRotated-13 (``nms::shape_infer`` with rotated boxes): boxes of 5 values, else as NMS-9; then five inputs."""
@@ -433,7 +487,7 @@ def _nms_rotated_types(node: Node) -> list[str | None]:
     """``v13::NMSRotated::validate_and_infer_types``: boxes, scores and the thresholds floating-point, the box count
     an integer, ``output_type`` i32 or i64; the indices and their number of ``output_type``, the scores f32."""
     for i, t in enumerate(node.types):
-        if t is None or t == E.DYNAMIC:
+        if t in (None, E.DYNAMIC):
             continue
         if i == 2 and not E.is_integral_number(t):
             raise ShapeError(f"Expected integer type as element type for the input at: {i}")
@@ -553,11 +607,7 @@ _NMS_FLOATS = ("f32", "f16", "bf16")
 def _index_type(node: Node, name: str, message: str) -> str:
     """An element type attribute (``output_type``, ``roi_num_type``; i64 where the IR has none) as OpenVINO parses
     it, which must be i32 or i64 (else ``message``)."""
-    text = node.attr(name)
-    try:
-        out = E.element_type(text) if text is not None else "i64"
-    except E.ElementTypeError as e:
-        raise ShapeError(str(e)) from None
+    out = attr_type(node, name, "i64")
     if out not in ("i32", "i64"):
         raise ShapeError(message)
     return out
@@ -570,15 +620,13 @@ def _nms_base_types(node: Node) -> list[str | None]:
     f16 or bf16 (dynamic is refused) and compatible, MulticlassNms' ``roisnum`` i32 or i64; the boxes of the boxes'
     type, the indices and counts of ``output_type``."""
     out = _index_type(node, "output_type", "Output type must be i32 or i64")
-    types = list(node.types) + [None] * 3
     for i, name in ((0, "boxes"), (1, "scores")):
-        if types[i] is not None and types[i] not in _NMS_FLOATS:
-            raise ShapeError(f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
-    if E.merge(types[0], types[1]) is False:
+        known_type_one_of(node, i, _NMS_FLOATS, f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
+    if E.merge(in_type(node, 0), in_type(node, 1)) is False:
         raise ShapeError("Expected 'boxes', 'scores' type is same.")
-    if len(node.inputs) == 3 and types[2] is not None and types[2] not in ("i32", "i64"):
-        raise ShapeError("Expected i64 or i32 as element type for the 'roisnum' input.")
-    return [types[0], out, out]
+    if len(node.inputs) == 3:
+        known_type_one_of(node, 2, ("i32", "i64"), "Expected i64 or i32 as element type for the 'roisnum' input.")
+    return [in_type(node, 0), out, out]
 
 
 # -- GenerateProposals ---------------------------------------------------------------------------------
@@ -646,8 +694,7 @@ def _generate_proposals_types(node: Node) -> list[str | None]:
     """``v9::GenerateProposals::validate_and_infer_types``: the rois and scores of im_info's type, their number per
     image of ``roi_num_type``, which must be i32 or i64."""
     count = _index_type(node, "roi_num_type", "The third output type must be int64 or int32.")
-    first = node.types[0] if node.types else None
-    return [first, first, count]
+    return [in_type(node, 0), in_type(node, 0), count]
 
 
 # -- ExperimentalDetectron* ----------------------------------------------------------------------------
@@ -686,6 +733,12 @@ def _ed_detection_output(node: Node) -> list[Shape]:
     return [[count, Dim.of(4)], [count], [count]]
 
 
+@type_infer("ExperimentalDetectronDetectionOutput")
+def _ed_detection_output_types(node: Node) -> list[str | None]:
+    t = in_type(node, 0)
+    return [t, "i32", t]
+
+
 @shape_infer("ExperimentalDetectronGenerateProposalsSingleImage")
 def _ed_generate_proposals(node: Node) -> list[Shape]:
     """``[post_nms_count, 4]`` rois and ``[post_nms_count]`` scores."""
@@ -719,7 +772,7 @@ def _ed_generate_proposals(node: Node) -> list[Shape]:
 def _ed_prior_grid(node: Node) -> list[Shape]:
     """``[H * W * priors, 4]`` with ``flatten``, ``[H, W, priors, 4]`` without."""
     priors, featmap, image = node.input(0), node.input(1), node.input(2)
-    flatten = node.flag("flatten", True)
+    flatten = node.flag("flatten")
     if priors is not None:
         if len(priors) != 2:
             raise ShapeError("Priors rank must be equal to 2.")
@@ -825,6 +878,11 @@ def _ctc_greedy_decoder_seq_len(node: Node) -> list[Shape]:
     return [[batch, time], [batch]]
 
 
+@type_infer("CTCGreedyDecoderSeqLen")
+def _ctc_seq_len_types(node: Node) -> list[str | None]:
+    return [attr_type(node, "classes_index_type", "i32"), attr_type(node, "sequence_length_type", "i32")]
+
+
 @shape_infer("CTCLoss")
 def _ctc_loss(node: Node) -> list[Shape]:
     """CTCLoss-4: ``[batch]``, the batch merged over the logits, the lengths and the labels."""
@@ -912,7 +970,7 @@ def _hidden_from_attribute(node: Node, shapes: list[list[Dim]]) -> list[list[Dim
     """LSTMCell: a hidden size the inputs leave dynamic comes from the ``hidden_size`` attribute (0 where
     the IR has none)."""
     if shapes[0][1].is_dynamic:
-        hidden = Dim.of(node.int("hidden_size", 0))
+        hidden = Dim.of(node.int("hidden_size"))
         return [[batch, hidden] for batch, _ in shapes]
     return shapes
 
@@ -923,7 +981,7 @@ def _lstm_cell_v0(node: Node) -> list[list[Dim]]:
     P must hold ``3 * hidden_size``."""
     inputs = list(node.inputs)
     if len(inputs) in (5, 6):
-        hidden_size = node.int("hidden_size", 0)
+        hidden_size = node.int("hidden_size")
         inputs += [[Dim.of(4 * hidden_size)], [Dim.of(3 * hidden_size)]][len(inputs) - 5:]
     if len(inputs) != 7:
         raise ShapeError(f"LSTMCell-0 with {len(inputs)} inputs")
@@ -945,16 +1003,27 @@ def _lstm_cell_v4(node: Node) -> list[list[Dim]]:
     return _hidden_from_attribute(node, _cell(node.inputs, 4, 2))
 
 
+type_infer("LSTMCell", versions=(4,))(merge_rule(
+    (0, 1, 2, 3, 4, 5), "Element types for X, initial_hidden_state, initial_cell_state, W, R and B do not match.", 2))
+
+
 @shape_infer("GRUCell")
 def _gru_cell(node: Node) -> list[list[Dim]]:
     """GRUCell-3: three gates, four bias blocks with ``linear_before_reset``."""
-    return _cell(node.inputs, 3, 1, node.flag("linear_before_reset", False))
+    return _cell(node.inputs, 3, 1, node.flag("linear_before_reset"))
+
+
+_CELL = "Element types for X, initial_hidden_state, W, R and B inputs do not match."
+type_infer("GRUCell")(merge_rule((0, 1, 3, 4), _CELL))  # OpenVINO's GRUCell leaves W out of the merge
 
 
 @shape_infer("RNNCell")
 def _rnn_cell(node: Node) -> list[list[Dim]]:
     """RNNCell-0: one gate."""
     return _cell(node.inputs, 1, 1)
+
+
+type_infer("RNNCell")(merge_rule((0, 1, 2, 3, 4), _CELL))
 
 
 _DIRECTIONS = {"forward": 1, "reverse": 1, "bidirectional": 2}
@@ -974,7 +1043,7 @@ def _sequence(node: Node, gates: int, states: int, linear_before_reset: bool = F
         if shape is not None:
             batch = _merge_into(batch, shape[0], "batch_size")
     hidden = _hidden_size([node.input(i) for i in range(1, states + 1)] + [r], 2)
-    direction = node.lower("direction", "forward")
+    direction = node.lower("direction")
     if direction not in _DIRECTIONS:
         raise ShapeError("Attribute direction must be FORWARD or REVERSE or BIDIRECTIONAL.")
     directions, valid = Dim.of(_DIRECTIONS[direction]), True
@@ -996,19 +1065,27 @@ def _lstm_sequence(node: Node) -> list[Shape]:
     return _sequence(node, 4, 2)
 
 
+type_infer("LSTMSequence", versions=(5,))(merge_rule(
+    (0, 1, 2, 4, 5, 6), "Element types for X, initial_hidden_state, initial_cell_state, W, R and B inputs do not "
+                        "match.", 3))
+
+
 @shape_infer("GRUSequence")
 def _gru_sequence(node: Node) -> list[Shape]:
     """GRUSequence-5: exactly six inputs, three gates."""
     if len(node.inputs) != 6:
         raise ShapeError(f"Incorrect number of input shapes has been provided. Expected: 6, got: "
                          f"{len(node.inputs)}.")
-    return _sequence(node, 3, 1, node.flag("linear_before_reset", False))
+    return _sequence(node, 3, 1, node.flag("linear_before_reset"))
 
 
 @shape_infer("RNNSequence")
 def _rnn_sequence(node: Node) -> list[Shape]:
     """RNNSequence-5: one gate."""
     return _sequence(node, 1, 1)
+
+
+type_infer("GRUSequence", "RNNSequence")(merge_rule((0, 1, 3, 4, 5), _CELL, 2))  # sequence_lengths: any type
 
 
 # -- ScaledDotProductAttention -------------------------------------------------------------------------
@@ -1049,7 +1126,7 @@ def _sdpa(node: Node) -> list[Shape]:
         n_dims, s_dim = _attention_input(n_dims, s_dim, value, -2, "Value")
         ev_dim = value[-1]
     mask = node.input(3) if count >= 4 else None
-    if count >= 4 and not node.flag("causal", False) and mask:
+    if count >= 4 and not node.flag("causal") and mask:
         ok = len(mask) >= 2
         if ok:
             merged_l, merged_s = broadcast_merge(l_dim, mask[-2]), broadcast_merge(s_dim, mask[-1])
@@ -1065,6 +1142,30 @@ def _sdpa(node: Node) -> list[Shape]:
     if count == 6:
         _sink(query, node.input(5))
     return [None if n_dims is None else n_dims + [l_dim, ev_dim]]
+
+
+@type_infer("ScaledDotProductAttention")
+def _sdpa_types(node: Node) -> list[str | None]:
+    """v13: the mask (input 3, unless causal) floating-point or boolean; every other input merges with the query."""
+    causal = node.flag("causal")
+    mask = in_type(node, 3)
+    if len(node.types) > 3 and not causal and mask is not None and not (
+            mask in (E.BOOLEAN, E.DYNAMIC) or E.is_real(mask)):
+        raise ShapeError("The element type of attention_mask must be either floating-point or boolean.")
+    out: str | None | bool = in_type(node, 0)
+    for i in range(1, len(node.types)):
+        t = in_type(node, i)
+        if i == 3 and (t == E.BOOLEAN or causal):
+            continue
+        if out is not None and t is not None:
+            out = E.merge(out, t)
+            if out is False:
+                raise ShapeError("Mixed input types are not supported.")
+        elif t is None:
+            out = None
+    if out is not None and out != E.DYNAMIC and not E.is_real(out):  # type: ignore[arg-type]
+        raise ShapeError("The element type of the input tensor must be a floating-point.")
+    return [out]  # type: ignore[list-item]
 
 
 def _sink(query: Shape, sink: Shape) -> None:
@@ -1133,6 +1234,11 @@ def _multinomial(node: Node) -> list[Shape]:
     return [[probs[0], count[0] if count is not None else _DYN]]
 
 
+@type_infer("Multinomial")
+def _multinomial_types(node: Node) -> list[str | None]:
+    return [attr_type(node, "convert_type", E.DYNAMIC)]
+
+
 @shape_infer("RandomUniform")
 def _random_uniform(node: Node) -> list[Shape]:
     """RandomUniform-8: the shape from the values of its first input; with an unknown value, as many
@@ -1153,3 +1259,17 @@ def _random_uniform(node: Node) -> list[Shape]:
         return [out]
     rank = length(shape[0].hi) if shape is not None else -1
     return [None if rank == -1 else [_DYN] * rank]
+
+
+@type_infer("RandomUniform")
+def _random_uniform_types(node: Node) -> list[str | None]:
+    """``RandomUniform::validate_and_infer_types``: min and max of ``output_type`` (dynamic where the IR has
+    none, which refuses every known type)."""
+    t = attr_type(node, "output_type", E.DYNAMIC)
+    lo, hi = in_type(node, 1), in_type(node, 2)
+    if lo is not None and hi is not None:
+        if lo != hi:
+            raise ShapeError("'min_val' should have the same type as 'max_val'.")
+        if lo != t:
+            raise ShapeError("'min_val' and 'max_val' should have the same type as 'out_type' attribute.")
+    return [t]

@@ -16,6 +16,7 @@ from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import INDEX_TYPES, attr_type, in_type, merged_types, type_one_of
 from ..values import wrap
 from .signal import fft_validation
 
@@ -127,7 +128,7 @@ def _extract_image_patches(node: Node) -> list[Shape]:
         raise ShapeError("Attribute rates should be in [rate_rows, rate_cols] format.")
     if 0 in rates:
         raise ShapeError("Attribute rates should be strictly greater than zeros in values.")
-    pad = node.lower("auto_pad", "explicit")
+    pad = node.lower("auto_pad")
     if pad not in ("valid", "same_lower", "same_upper"):
         raise ShapeError("Attribute padding should be in either valid or same_lower or same_upper.")
     if data is None:
@@ -239,7 +240,7 @@ def _to_nv12(node: Node) -> list[Shape]:
 @type_infer("RGBtoNV12", "BGRtoNV12", versions=(17,))
 def _to_nv12_types(node: Node) -> list[str | None]:
     """``ConvertColorToNV12Base::validate_and_infer_types``: a u8 or floating-point image; every plane of its type."""
-    t = node.types[0] if node.types else None
+    t = in_type(node, 0)
     if t is not None and t not in ("u8", E.DYNAMIC) and not E.is_real(t):
         raise ShapeError(f"Input type shall have u8 or floating-point precision, got {t}")
     return [t] * node.n_outputs
@@ -320,6 +321,11 @@ def _eye(node: Node) -> list[Shape]:
     return [out]
 
 
+@type_infer("Eye")
+def _eye_types(node: Node) -> list[str | None]:
+    return [attr_type(node, "output_type", E.DYNAMIC)]
+
+
 @shape_infer("SearchSorted", versions=(15,))
 def _search_sorted(node: Node) -> list[Shape]:
     """``search_sorted_shape_inference.hpp``: a 1-D (or dynamic-rank) sorted sequence gives the values' shape;
@@ -338,3 +344,9 @@ def _search_sorted(node: Node) -> list[Shape]:
     for i in range(len(seq) - 1):
         out[i] = merge_checked(values[i], seq[i], "All dimensions but the last one have to be compatible.")
     return [out]
+
+
+@type_infer("SearchSorted")
+def _search_sorted_types(node: Node) -> list[str | None]:
+    merged_types(node, (0, 1), "Sorted sequence and values must have the same element type.")
+    return [type_one_of(attr_type(node, "output_type", "i64"), INDEX_TYPES, "The output type must be i32 or i64.")]

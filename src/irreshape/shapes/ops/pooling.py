@@ -26,6 +26,8 @@ from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
                       padded, padded_length, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
+from ..typerule import (INTEGRAL, attr_type, check_integral, data_type_with, in_type, known_type_one_of, merged_type,
+                        merged_types, type_one_of)
 from .. import values as V
 from ..values import INT_RANGES, wrap
 
@@ -202,7 +204,7 @@ def _max_pool_v8(node: Node) -> list[Shape]:
     """MaxPool-8/14 (``max_pool_shape_infer_util``): dilations, the indices output of the same shape, an
     ``axis`` normalised first (v14 alone takes ceil_torch)."""
     if node.input(0) is not None:
-        normalize_axis(node.int("axis", 0), len(node.input(0)))
+        normalize_axis(node.int("axis"), len(node.input(0)))
     out = _pool(node, _sizes(node, "dilations"), exclude_pad=False, torch_ceil=node.version == 14)
     return [out, list(out)]
 
@@ -247,10 +249,16 @@ def _adaptive_avg_pool(node: Node) -> list[Shape]:
 @shape_infer("AdaptiveMaxPool")
 def _adaptive_max_pool(node: Node) -> list[Shape]:
     """AdaptiveMaxPool-8 (adaptive_max_pool_shape_inference.hpp): the indices output has the same shape."""
-    if node.lower("index_element_type", "i64") not in ("i32", "i64"):
+    if node.lower("index_element_type") not in ("i32", "i64"):
         raise ShapeError("Index element type must be i32 or i64")
     out = _adaptive(node)
     return [out, None if out is None else list(out)]
+
+
+@type_infer("MaxPool", versions=(8, 14))
+@type_infer("AdaptiveMaxPool")
+def _max_pool_types(node: Node) -> list[str | None]:
+    return [in_type(node, 0), attr_type(node, "index_element_type", "i64")]
 
 
 # -- Interpolate ----------------------------------------------------------------------------------------
@@ -308,10 +316,10 @@ def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) ->
 @shape_infer("Interpolate", versions=(4,))
 def _interpolate_v4(node: Node) -> list[Shape]:
     """Interpolate-4: sizes (port 1), scales (port 2), optional axes (port 3); four modes only."""
-    if node.lower("mode", "nearest") not in ("nearest", "linear", "linear_onnx", "cubic"):
+    if node.lower("mode") not in ("nearest", "linear", "linear_onnx", "cubic"):
         raise ShapeError(f"Unsupported interpolation mode used with version 4 of the Interpolate op: "
                          f"{node.attr('mode')}")
-    scales_mode = node.lower("shape_calculation_mode", "sizes") == "scales"
+    scales_mode = node.lower("shape_calculation_mode") == "scales"
     for port in (2 if scales_mode else 1, 3):
         if port < 3 or node.has_input(3):
             _rank_one(node.input(port), f"Input [{port}] is not rank 1")
@@ -324,6 +332,47 @@ def _interpolate_v11(node: Node) -> list[Shape]:
     for port in range(1, len(node.inputs)):
         _rank_one(node.input(port), f"Input [{port}] is not rank 1")
     return [_interpolate(node, 1, 1, 2)]
+
+
+_INTERPOLATED = ("f32", "f16", "i8", "bf16", "u8", "i64", "i32", "f64", E.DYNAMIC)
+_SIZES = ("i32", "i64", "u32", "u64", E.DYNAMIC)
+_SCALES = ("f32", "f16", "bf16", E.DYNAMIC)
+_SIZES_MESSAGE = "Sizes element type must be i32, i64, u32 or u64"
+_SCALES_MESSAGE = "Scales element type must be f32, f16 or bf16"
+_AXES_MESSAGE = "Axes element type must be i32, i64, u32 or u64"
+
+
+def _interpolate_data(node: Node) -> str | None:
+    t = in_type(node, 0)
+    if t is not None:
+        type_one_of(t, _INTERPOLATED, "Input element type must be f32, f16, i8, bf16, u8, i64, i32, f64")
+    return t
+
+
+@type_infer("Interpolate", versions=(0,))
+def _interpolate_0_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "output shape must be an integral number.")
+    return [in_type(node, 0)]
+
+
+@type_infer("Interpolate", versions=(4,))
+def _interpolate_4_types(node: Node) -> list[str | None]:
+    t = _interpolate_data(node)
+    known_type_one_of(node, 1, _SIZES, _SIZES_MESSAGE)
+    known_type_one_of(node, 2, _SCALES, _SCALES_MESSAGE)
+    known_type_one_of(node, 3, _SIZES, _AXES_MESSAGE)
+    return [t]
+
+
+@type_infer("Interpolate", versions=(11,))
+def _interpolate_11_types(node: Node) -> list[str | None]:
+    t = _interpolate_data(node)
+    if node.lower("shape_calculation_mode", "") == "scales":
+        known_type_one_of(node, 1, _SCALES, _SCALES_MESSAGE)
+    else:
+        known_type_one_of(node, 1, _SIZES, _SIZES_MESSAGE)
+    known_type_one_of(node, 2, _SIZES, _AXES_MESSAGE)
+    return [t]
 
 
 # -- Pad ------------------------------------------------------------------------------------------------
@@ -354,9 +403,19 @@ def _pad(node: Node) -> list[Shape]:
         raise ShapeError(str(e)) from None
 
 
+@type_infer("Pad")
+def _pad_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "pads_begin must be an integral number, but is: {}).")
+    check_integral(node, 2, "pads_end must be an integral number, but is: {}).")
+    if len(node.types) > 3:
+        merged_type(node, 0, 3, "Argument element types do not match (input arg element type: {}, arg_pad element "
+                                "type: {}).")
+    return [in_type(node, 0)]
+
+
 @value_eval("Pad", versions=(1, 12))
 def _pad_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    return V.pad(x[0], x[1], x[2], x[3] if len(x) > 3 else None, node.lower("pad_mode", "constant"))
+    return V.pad(x[0], x[1], x[2], x[3] if len(x) > 3 else None, node.lower("pad_mode"))
 
 
 def _inf_pad(bounds: tuple[int, int]) -> bool:
@@ -436,6 +495,10 @@ def _space_to_batch(node: Node) -> list[Shape]:
     return [out]
 
 
+type_infer("SpaceToBatch")(data_type_with(*((i, INTEGRAL, f"{name} must be an integral number but got ({{}}).")
+                                            for i, name in ((1, "block_shape"), (2, "pads_begin"), (3, "pads_end")))))
+
+
 @shape_infer("BatchToSpace")
 def _batch_to_space(node: Node) -> list[Shape]:
     """BatchToSpace-2 (batch_to_space_shape_inference.hpp): the batch divided by the blocks' product, each
@@ -467,6 +530,13 @@ def _batch_to_space(node: Node) -> list[Shape]:
                              "input_shape[i]")
         out.append(sub(d, Dim.of(crop)))
     return [out]
+
+
+@type_infer("BatchToSpace")
+def _batch_to_space_types(node: Node) -> list[str | None]:
+    merged_types(node, (1, 2, 3), "block_shape, crops_begin and crops_end inputs must have same element type. Got: "
+                                  "{}, {} and {}")
+    return [in_type(node, 0)]
 
 
 # -- DepthToSpace, SpaceToDepth, ShuffleChannels --------------------------------------------------------
@@ -504,7 +574,7 @@ def _depth_space(node: Node) -> list[Shape]:
 def _shuffle_channels(node: Node) -> list[Shape]:
     """ShuffleChannels-1 (shuffle_channels_shape_inference.hpp): the shape unchanged; a static channel dim
     must split into ``group`` equal parts."""
-    group = node.int("group", 1)
+    group = node.int("group")
     if group < 1:
         raise ShapeError("The 'group' parameter must be greater or equal to 1.")
     data = node.input(0)
@@ -512,7 +582,7 @@ def _shuffle_channels(node: Node) -> list[Shape]:
         return [None]
     if not data:
         raise ShapeError("The input tensor's shape is expected to be at least 1D.")
-    axis = normalize_axis(node.int("axis", 1), len(data))
+    axis = normalize_axis(node.int("axis"), len(data))
     channels = data[axis]
     if channels.is_static and channels.lo % group:
         raise ShapeError("The channel dimension size has to be a multiple of the groups parameter value.")
@@ -583,6 +653,12 @@ def _roi_pooling(node: Node) -> list[Shape]:
     return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [Dim.of(s) for s in size]]
 
 
+@type_infer("ROIPooling")
+def _roi_pooling_types(node: Node) -> list[str | None]:
+    return [merged_type(node, 0, 1, "Type of feature maps (inputs) and ROIs is expected to be the same. Got: {} "
+                                    "and: {}")]
+
+
 @shape_infer("PSROIPooling")
 def _psroi_pooling(node: Node) -> list[Shape]:
     """PSROIPooling-1 (psroi_pooling_shape_inference.hpp): ``[ROIs, output_dim, group_size, group_size]``;
@@ -593,7 +669,7 @@ def _psroi_pooling(node: Node) -> list[Shape]:
     group = _size(node, "group_size", 1)
     if group == 0:
         raise ShapeError("group_size has to be greater than 0")
-    bins = node.int("spatial_bins_x", 1), node.int("spatial_bins_y", 1)
+    bins = node.int("spatial_bins_x"), node.int("spatial_bins_y")
     if mode == "bilinear":
         for axis, b in zip("xy", bins):
             if b <= 0:
@@ -641,18 +717,17 @@ def _roi_align_rotated(node: Node) -> list[Shape]:
     return _roi_align(node, 5)
 
 
+@type_infer("ROIAlign")
 @type_infer("ROIAlignRotated", versions=(15,))
-def _roi_align_rotated_types(node: Node) -> list[str | None]:
-    """``ROIAlignBase::validate_and_infer_types``: data and ROIs of one floating-point type (the output's), integer
-    batch indices."""
-    types = list(node.types) + [None] * 3
-    data, rois, indices = types[:3]
+def _roi_align_types(node: Node) -> list[str | None]:
+    """``ROIAlignBase::validate_and_infer_types``: data and ROIs of one floating-point type (the output's, their merge),
+    integer batch indices."""
+    data, rois = in_type(node, 0), in_type(node, 1)
     out = E.merge(data, rois)
     if out is False or (out not in (None, E.DYNAMIC) and not E.is_real(out)):  # type: ignore[arg-type]
         raise ShapeError("The data type for input and ROIs is expected to be a same floating point type. Got: "
                          f"{data} and: {rois}")
-    if indices is not None and not E.is_integral_number(indices):
-        raise ShapeError(f"The data type for batch indices is expected to be an integer. Got: {indices}")
+    check_integral(node, 2, "The data type for batch indices is expected to be an integer. Got: {}")
     return [out]  # type: ignore[list-item]
 
 
@@ -706,12 +781,12 @@ def _region_yolo(node: Node) -> list[Shape]:
         raise ShapeError(f"Input must be a tensor of rank 4, but got {len(data)}")
     if data is None:
         return [None]
-    if node.flag("do_softmax", True):
-        axis = normalize_axis(node.int("axis", 1), 4)
-        end = normalize_axis(node.int("end_axis", 3), 4)
+    if node.flag("do_softmax"):
+        axis = normalize_axis(node.int("axis"), 4)
+        end = normalize_axis(node.int("end_axis"), 4)
         flat = data[axis]
         for d in data[axis + 1:end + 1]:
             flat = flat * d
         return [list(data[:axis]) + [flat] + list(data[max(axis, end) + 1:])]
-    channels = (node.int("classes", 1) + node.int("coords", 4) + 1) * len(node.ints("mask"))
+    channels = (node.int("classes") + node.int("coords") + 1) * len(node.ints("mask"))
     return [[data[0], Dim.of(wrap(channels % _SIZE, "i64"))] + list(data[2:])]

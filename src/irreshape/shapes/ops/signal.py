@@ -14,6 +14,7 @@ from ...core import etypes as E
 from ...core.dims import Dim, Shape
 from ..dimops import add, floor_div, length, normalize_axis, sub
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import in_type
 
 
 def _static(shape: Shape) -> bool:
@@ -58,7 +59,7 @@ def fft_validation(node: Node, complex_input: bool) -> list[int] | None:
 
 def _known(node: Node, i: int) -> str | None:
     """Input ``i``'s element type where known and not dynamic (what a type check can judge); else None."""
-    t = node.types[i] if i < len(node.types) else None
+    t = in_type(node, i)
     return None if t == E.DYNAMIC else t
 
 
@@ -85,7 +86,7 @@ def _fft_types(node: Node) -> list[str | None]:
         index = _known(node, i)
         if index is not None and index not in ("i32", "i64"):
             raise ShapeError(f"FFT op {_FFT_INDEX[i - 1]} element type must be i32 or i64")
-    return [node.types[0] if node.types else None]
+    return [in_type(node, 0)]
 
 
 @type_infer("STFT", versions=(15,))
@@ -94,14 +95,13 @@ def _stft_types(node: Node) -> list[str | None]:
     """``STFT``/``ISTFT::validate_and_infer_types``: the signal (data) floating-point, the window of its type, the frame
     size, step (and signal length) i32 or i64; the output the merge of the signal's and the window's types."""
     what = "signal" if node.type.lower() == "stft" else "data"
-    types = list(node.types) + [None] * 2
     data, window = _known(node, 0), _known(node, 1)
     if data is not None and not E.is_real(data):
         raise ShapeError(f"Expected floating point type of the '{what}' input.")
     if window is not None and (not E.is_real(window) or E.merge(data or E.DYNAMIC, window) is False):
         raise ShapeError(f"Expected floating point type of the 'window' input, matching the type of `{what}` input.")
     _index_inputs(node, 2, "Expected i32 or i64 type of the input at port: {}")
-    out = E.merge(types[0], types[1])
+    out = E.merge(in_type(node, 0), in_type(node, 1))
     return [None if out is False else out]  # type: ignore[list-item]
 
 

@@ -14,6 +14,7 @@ from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import add, merge_into, normalize_axis, rank_is, shapes_compatible
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import in_type
 from .movement import slice_dim
 
 
@@ -109,7 +110,7 @@ def _segments_sum(node: Node) -> list[Shape]:
 
 def _index_type(node: Node, i: int, name: str) -> str | None:
     """Input ``i``, ``name`` in OpenVINO's messages, i32 or i64 (a dynamic type is refused too); its type."""
-    t = node.types[i] if i < len(node.types) else None
+    t = in_type(node, i)
     if t is not None and t not in ("i32", "i64"):
         raise ShapeError(f"{name.upper()} type must be i32 or i64")
     return t
@@ -237,10 +238,10 @@ def _sparse_fill_empty_rows(node: Node) -> list[Shape]:
 def _segment_max_types(node: Node) -> list[str | None]:
     """The segment ids and count i32 or i64 (dynamic passes); the output of the data's type."""
     for i, name in ((1, "segment_ids"), (2, "num_segments")):
-        t = node.types[i] if i < len(node.types) else None
+        t = in_type(node, i)
         if t is not None and t not in ("i32", "i64", E.DYNAMIC):
             raise ShapeError(f"The element type of the {name} input be i32 or i64. Got: {t}")
-    return [node.types[0] if node.types else None]
+    return [in_type(node, 0)]
 
 
 @type_infer("SparseFillEmptyRows", versions=(16,))
@@ -264,7 +265,7 @@ def _slice_scatter_types(node: Node) -> list[str | None]:
         t = node.types[i]
         if t is not None and t != E.DYNAMIC and not E.is_integral_number(t):
             raise ShapeError(f"SliceScatter `{_SCATTER_INPUTS[i - 2]}` input type must be integer.")
-    return [node.types[0] if node.types else None]
+    return [in_type(node, 0)]
 
 
 _SCATTER_INPUTS = ("start", "stop", "step", "axes")

@@ -20,16 +20,18 @@ A stateful decoder (optimum-intel's default export) keeps its KV cache in variab
   ("Variables output shapes are inconsistent.").
 
 The checks that need the whole file (which ReadValue declares which variable, where it is) are
-:mod:`irreshape.checks.variables`'; element types (``variable_type`` against the initialiser's) are not
-checked here: a shape function sees no element types.
+:mod:`irreshape.checks.variables`'. ReadValue's type rule gives ``variable_type`` (its initialiser's where
+dynamic); the two are not checked against each other here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape, parse_shape
-from ..node import Node, ShapeError, shape_infer
+from ..node import Node, ShapeError, shape_infer, type_infer
+from ..typerule import attr_type, in_type
 
 
 def variable_shape(attrs: Mapping[str, str]) -> Shape:
@@ -44,7 +46,7 @@ def variable_shape(attrs: Mapping[str, str]) -> Shape:
 
 
 def variable_dynamic_type(node: Node) -> bool:
-    return node.lower("variable_type", "dynamic") in ("dynamic", "undefined")
+    return node.lower("variable_type") in ("dynamic", "undefined")
 
 
 def relaxes(wide: Shape, narrow: Shape) -> bool:
@@ -83,6 +85,12 @@ def _read_value_3(node: Node) -> list[Shape]:
     if len(node.inputs) != 1:
         raise ShapeError("ReadValue-3 takes one input")
     return [node.input(0)]
+
+
+@type_infer("ReadValue")
+def _read_value_types(node: Node) -> list[str | None]:
+    t = attr_type(node, "variable_type", E.DYNAMIC)
+    return [in_type(node, 0) if t == E.DYNAMIC else t]
 
 
 @shape_infer("Assign", versions=(6,))

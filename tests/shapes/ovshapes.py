@@ -232,3 +232,35 @@ def shapes_for(rng: random.Random, dims_list, p_perturb: float = 0.3) -> list[st
     compatible = rng.random() < 0.5
     return [shape_of(rng, dims, p_perturb=p_perturb * (1.5 if compatible else 1), compatible=compatible)
             for dims in dims_list]
+
+
+def types_agree(opset: str, kind: str, shapes, types: Sequence[str], attrs=None, n_outputs: int = 1) -> bool:
+    """The op built by ``mk`` on Parameters of ``shapes`` (partial-shape strings) and element ``types`` (names such
+    as ``f32``, ``boolean``, ``dynamic``) against its registered type rule: both refuse, or the output types agree."""
+    params = [opset1.parameter(pshape(s), getattr(ov.Type, t)) for s, t in zip(shapes, types)]
+    try:
+        node = mk(opset, kind, params, attrs)
+        theirs = [o.get_element_type().get_type_name() for o in node.outputs()]
+    except RuntimeError:
+        theirs = None
+    text = {k: (v if isinstance(v, str) else str(v).lower()) for k, v in (attrs or {}).items()}
+    ours_node = registry.Node(kind, opset, text, [None] * len(shapes), len(theirs or [None] * n_outputs),
+                              types=list(types))
+    try:
+        ours = registry.type_fn(kind, opset)(ours_node)
+    except registry.ShapeError:
+        ours = None
+    assert ours == theirs, (kind, shapes, types, attrs, ours, theirs)
+    return True
+
+
+TYPE_POOL = ("f32", "f16", "bf16", "f64", "i32", "i64", "u8", "i8", "u64", "boolean", "dynamic")
+
+
+def type_sweep(rng: random.Random, opset: str, kind: str, ports, n: int, attrs=None) -> int:
+    """``n`` draws of the op's input types, each port (``(shape, type)``) kept at its type or swapped for one of
+    :data:`TYPE_POOL`, every one checked by :func:`types_agree`; the number checked."""
+    for _ in range(n):
+        types = [rng.choice(TYPE_POOL) if rng.random() < 0.35 else t for _, t in ports]
+        assert types_agree(opset, kind, [s for s, _ in ports], types, attrs)
+    return n

@@ -165,3 +165,16 @@ def test_one_unit_per_op_version():
         assert unit is not None and unit.shape_fn is not None, kind
     assert registry.shape_fn("STFT", "opset14") is not None  # a Refused: opset14 has no STFT
     assert registry.op("STFT", "opset14").message
+
+
+def test_types():
+    """The type rules of the Fourier transforms (DFT and IDFT too) and STFT, ISTFT against ``validate_and_infer_types``."""
+    from ovshapes import type_sweep
+    rng = random.Random(61)
+    ops = [("opset7", "DFT", [("1,8,6,2", "f32"), ("1", "i64"), ("1", "i64")]),
+           ("opset7", "IDFT", [("1,8,6,2", "f32"), ("1", "i64")]),
+           ("opset9", "RDFT", [("1,8,6", "f32"), ("1", "i64"), ("1", "i64")]),
+           ("opset9", "IRDFT", [("1,8,6,2", "f32"), ("1", "i64"), ("1", "i64")]),
+           ("opset15", "STFT", [("2,40", "f32"), ("8", "f32"), ("", "i64"), ("", "i64")]),
+           ("opset16", "ISTFT", [("5,7,2", "f32"), ("8", "f32"), ("", "i64"), ("", "i64"), ("", "i64")])]
+    assert sum(type_sweep(rng, opset, kind, ports, 50) for opset, kind, ports in ops) == 300

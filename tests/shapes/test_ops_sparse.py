@@ -150,3 +150,20 @@ def test_sparse_fill_empty_rows_types():
         ours = registry.type_fn("SparseFillEmptyRows", "opset16")(
             registry.Node("SparseFillEmptyRows", "opset16", {}, [None] * 4, 3, types=names))
         assert ours == [o.get_element_type().get_type_name() for o in node.outputs()]
+
+
+def test_types():
+    """The type rules of the sparse family against ``validate_and_infer_types``."""
+    from ovshapes import type_sweep
+    rng = random.Random(62)
+    offsets = [("10,3", "f32"), ("5", "i64"), ("2", "i64"), ("", "i64"), ("5", "f32")]
+    packed = [("10,3", "f32"), ("2,5", "i64"), ("2,5", "f32")]
+    ops = [("opset3", "EmbeddingBagOffsetsSum", offsets), ("opset15", "EmbeddingBagOffsets", offsets[:4]),
+           ("opset3", "EmbeddingBagPackedSum", packed), ("opset15", "EmbeddingBagPacked", packed[:2]),
+           ("opset3", "EmbeddingSegmentsSum", [("10,3", "f32"), ("5", "i64"), ("5", "i64"), ("", "i64"), ("", "i64"),
+                                               ("5", "f32")]),
+           ("opset16", "SegmentMax", [("4,3", "f32"), ("4", "i64"), ("", "i64")]),
+           ("opset15", "SliceScatter", [("6,6", "f32"), ("2,6", "f32"), ("1", "i64"), ("1", "i64"), ("1", "i64"),
+                                        ("1", "i64")]),
+           ("opset16", "SparseFillEmptyRows", [("3", "f32"), ("2", "i64"), ("3,2", "i64"), ("", "f32")])]
+    assert sum(type_sweep(rng, opset, kind, ports, 50) for opset, kind, ports in ops) == 400

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
-                      merge_checked, padded, sub)
+                      merge_checked, padded, rank_is, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
 from ..typerule import in_type, merge_rule, merged_type, same_type
 from ..values import INT_RANGES, wrap
@@ -483,6 +483,45 @@ def _matmul(node: Node) -> list[Shape]:
 @type_infer("MatMul")
 def _matmul_types(node: Node) -> list[str | None]:
     return [same_type(node)]
+
+
+# -- GroupedMatMul ---------------------------------------------------------------------------------------
+@shape_infer("GroupedMatMul", versions=(17,))
+def _grouped_matmul(node: Node) -> list[Shape]:
+    """``v17::shape_infer(GroupedMatMul)`` (``grouped_matmul_shape_inference.hpp``, as 2026.4.1 holds it: two
+    cases, measured): 3-D ``[G, M, K]`` by 3-D ``[G, N, K]`` gives ``[G, M, N]`` (any offsets ignored); 2-D
+    ``[T, K]`` by 3-D ``[G, N, K]`` with 1-D offsets gives ``[T, N]``; G and K merged."""
+    if len(node.inputs) not in (2, 3):
+        raise ShapeError("num_inputs == 2 || num_inputs == 3")
+    a, b = node.input(0), node.input(1)
+    if a is None or b is None:
+        return [None]
+    if len(a) == 3 and len(b) == 3:
+        groups = merge_checked(a[0], b[0], f"GroupedMatMul 3Dx3D: batch dimension mismatch mat_a: {a[0]}, "
+                                           f"mat_b: {b[0]}")
+        merge_checked(a[2], b[2], f"GroupedMatMul 3Dx3D: inner dimension mismatch mat_a: {a[2]}, mat_b: {b[2]}")
+        return [[groups, a[1], b[1]]]
+    if len(a) == 2 and len(b) == 3:
+        if len(node.inputs) != 3:
+            raise ShapeError("GroupedMatMul 2Dx3D case requires offsets input.")
+        if not rank_is(node.input(2), 1):
+            raise ShapeError("GroupedMatMul offsets must be 1D tensor.")
+        merge_checked(a[1], b[2], f"GroupedMatMul 2Dx3D: inner dimension mismatch mat_a: {a[1]}, mat_b: {b[2]}")
+        return [[a[0], b[1]]]
+    raise ShapeError(f"GroupedMatMul unsupported combination: mat_a {len(a)}D x mat_b {len(b)}D. Supported: 2Dx3D, "
+                     "3Dx3D.")
+
+
+@type_infer("GroupedMatMul", versions=(17,))
+def _grouped_matmul_types(node: Node) -> list[str | None]:
+    """``v17::GroupedMatMul::validate_and_infer_types``: mat_a and mat_b of one type (the output's), the offsets
+    (a third input) i32, i64 or dynamic."""
+    out = merged_type(node, 0, 1, "Arguments do not have the same element type (mat_a element type: {}, mat_b "
+                                  "element type: {}).")
+    offsets = in_type(node, 2)
+    if len(node.inputs) == 3 and offsets not in (None, E.DYNAMIC, "i32", "i64"):
+        raise ShapeError(f"Offsets element type must be i32 or i64. Got: {offsets}")
+    return [out]
 
 
 # -- Einsum -----------------------------------------------------------------------------------------------

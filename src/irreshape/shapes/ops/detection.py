@@ -34,7 +34,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...core import etypes as E
-from ...core.dims import Dim, Shape, format_shape
+from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
@@ -381,9 +381,9 @@ def _nms_boxes_and_scores(boxes: list[Dim], scores: list[Dim]) -> None:
                          "respectively. Boxes: ")
 
 
-def _nms_box_size(boxes: list[Dim]) -> None:
-    if not boxes[2].contains(4):
-        raise ShapeError("The last dimension of the 'boxes' input must be equal to 4")
+def _nms_box_size(boxes: list[Dim], size: int = 4) -> None:
+    if not boxes[2].contains(size):
+        raise ShapeError(f"The last dimension of the 'boxes' input must be equal to {size}")
 
 
 def _max_boxes(node: Node) -> int | None:
@@ -424,7 +424,7 @@ def _nms_v4(node: Node) -> list[Shape]:
 
 
 @shape_infer("NonMaxSuppression")
-def _nms_v5(node: Node) -> list[Shape]:
+def _nms_v5(node: Node, box_size: int = 4) -> list[Shape]:
     """NMS-5 and NMS-9: ``[0..min(boxes, max_boxes) * batches * classes, 3]`` (upper bounds) for the
     selected indices and scores, ``[1]`` for the number of them."""
     boxes, scores = node.input(0), node.input(1)
@@ -441,7 +441,7 @@ def _nms_v5(node: Node) -> list[Shape]:
             if value is not None:  # below -1, an empty interval
                 selected = Dim(0, min(length(boxes[1].hi), value))
             selected = selected * Dim.of(length(scores[0].hi)) * Dim.of(length(scores[1].hi))
-        _nms_box_size(boxes)
+        _nms_box_size(boxes, box_size)
     out = [selected, Dim.of(3)]
     return [out, list(out), [Dim.of(1)]]
 
@@ -471,6 +471,230 @@ def _nms_types(node: Node) -> list[str | None]:
     _nms_inputs(node)
     ot = attr_type(node, "output_type", "i64")
     return [ot, "f32", ot][:node.n_outputs]
+
+
+@shape_infer("NMSRotated", versions=(13,))
+def _nms_rotated(node: Node) -> list[Shape]:
+    """NMSRotated-13 (``nms::shape_infer`` with rotated boxes): boxes of 5 values, else as NMS-9; then five inputs."""
+    out = _nms_v5(node, 5)
+    if len(node.inputs) != 5:
+        raise ShapeError("Expected 5 inputs to be provided.")
+    return out
+
+
+@type_infer("NMSRotated", versions=(13,))
+def _nms_rotated_types(node: Node) -> list[str | None]:
+    """``v13::NMSRotated::validate_and_infer_types``: boxes, scores and the thresholds floating-point, the box count
+    an integer, ``output_type`` i32 or i64; the indices and their number of ``output_type``, the scores f32."""
+    for i, t in enumerate(node.types):
+        if t in (None, E.DYNAMIC):
+            continue
+        if i == 2 and not E.is_integral_number(t):
+            raise ShapeError(f"Expected integer type as element type for the input at: {i}")
+        if i != 2 and not E.is_real(t):
+            raise ShapeError(f"Expected floating point type as element type for the input at: {i}")
+    out = _index_type(node, "output_type", "The `output_type` attribute (related to the first and third output) must "
+                                           "be i32 or i64.")
+    return [out, "f32", out]
+
+
+# -- MulticlassNms, MatrixNms ---------------------------------------------------------------------------
+def _most(d: Dim) -> int:
+    """``Dimension::get_max_length``: -1 for an unbounded dim."""
+    return length(d.hi)
+
+
+def _top_k(boxes: Dim, nms_top_k: int) -> Dim:
+    """The boxes a class keeps: ``min(boxes' upper bound, nms_top_k)`` where ``nms_top_k`` is set, else the dim."""
+    return Dim.of(min(_most(boxes), nms_top_k)) if nms_top_k > -1 else boxes
+
+
+def _selected(count: Dim) -> Dim:
+    """``Dimension(0, count.get_max_length())``: as many selected boxes as ``count`` can reach, or none."""
+    return Dim(0, INF if _most(count) == -1 else _most(count))
+
+
+def _nms_outputs(selected: Dim, batches: Dim) -> list[Shape]:
+    """The selected boxes ``[n, 6]``, their indices ``[n, 1]`` and their number per image ``[batches]``."""
+    return [[selected, Dim.of(6)], [selected, Dim.of(1)], [batches]]
+
+
+def _nms_attributes(node: Node, *names: str) -> None:
+    """The attributes ``names`` (``nms_top_k``, ``keep_top_k``, ``background_class``) -1 or more."""
+    for name in names:
+        value = node.int(name)
+        if value < -1:
+            raise ShapeError(f"The '{name}' must be great or equal -1. Got:{value}")
+
+
+@shape_infer("MulticlassNms", versions=(8, 9))
+def _multiclass_nms(node: Node) -> list[Shape]:
+    """:func:`_multiclass_nms_shapes`, then ``MulticlassNmsBase::validate``'s attribute checks."""
+    out = _multiclass_nms_shapes(node)
+    _nms_attributes(node, "nms_top_k", "keep_top_k", "background_class")
+    eta = node.float("nms_eta")
+    if not 0.0 <= eta <= 1.0:
+        raise ShapeError(f"The 'nms_eta' must be in close range [0, 1.0]. Got:{eta}")
+    return out
+
+
+def _multiclass_nms_shapes(node: Node) -> list[Shape]:
+    """MulticlassNms-8 and -9 (``multiclass_nms_shape_inference.hpp``; v8 reads a third input as v9 does): 3-D boxes
+    with 3-D scores ``[batches, classes, boxes]``, or with 2-D scores ``[classes, boxes]`` and 1-D ``roisnum``
+    ``[images]``; the outputs :func:`_nms_outputs`, with ``0..top_k(boxes) * classes`` (at most ``keep_top_k``)
+    ``* images`` selected boxes where the shapes tell, else ``?``."""
+    count = len(node.inputs)
+    if count not in (2, 3):
+        raise ShapeError("input_shapes.size() == 2 || has_rois_num")
+    rois = count == 3
+    boxes, scores, roisnum = node.input(0), node.input(1), node.input(2) if rois else None
+    _nms_ranks(boxes, None)
+    if rois:
+        if not rank_is(scores, 2):
+            raise ShapeError("Expected a 2D tensor for the 'scores' input")
+        if not rank_is(roisnum, 1):
+            raise ShapeError("Expected a 1D tensor for the 'roisnum' input")
+    else:
+        _nms_ranks(None, scores)
+    if boxes is None:
+        return _nms_outputs(_DYN, _DYN)
+    if scores is None:
+        raise ShapeError("Accessing out-of-range dimension")  # num_batches reads the scores' dim 0
+    if not compatible(boxes[0], scores[0]):
+        raise ShapeError("The first dimension of both 'boxes' and 'scores' must match.")
+    _nms_box_size(boxes)
+    if rois and not compatible(boxes[1], scores[1]):
+        raise ShapeError("'boxes' and 'scores' input shapes must match at the second dimension respectively")
+    if not rois:
+        _nms_boxes_and_scores(boxes, scores)
+    elif roisnum is None:
+        return _nms_outputs(_DYN, _DYN)
+    classes, images = (boxes[0], roisnum[0]) if rois else (scores[1], scores[0])  # type: ignore[index]
+    selected = _top_k(boxes[1], node.int("nms_top_k")) * classes
+    keep_top_k = node.int("keep_top_k")
+    if keep_top_k > -1 and keep_top_k < _most(selected):
+        selected = Dim.of(keep_top_k)
+    return _nms_outputs(_selected(selected * images), images if rois else boxes[0])
+
+
+@shape_infer("MatrixNms", versions=(8,))
+def _matrix_nms(node: Node) -> list[Shape]:
+    """MatrixNms-8 (``matrix_nms_shape_inference.hpp``): 3-D boxes and scores ``[batches, classes, boxes]``; the
+    outputs :func:`_nms_outputs` with ``0..min(top_k(boxes) * classes, keep_top_k) * batches`` selected boxes where
+    the shapes tell, else ``?``."""
+    if len(node.inputs) != 2:
+        raise ShapeError("input_shapes.size() == 2")
+    boxes, scores = node.input(0), node.input(1)
+    _nms_ranks(boxes, scores)
+    if boxes is None:
+        return _nms_outputs(_DYN, _DYN)
+    _nms_attributes(node, "nms_top_k", "keep_top_k", "background_class")
+    nms_top_k, keep_top_k = node.int("nms_top_k"), node.int("keep_top_k")
+    selected = _DYN
+    if scores is not None:
+        _nms_boxes_and_scores(boxes, scores)
+        count = _top_k(boxes[1], nms_top_k) * scores[1]
+        if keep_top_k > -1:
+            count = Dim.of(min(_most(count), keep_top_k))
+        selected = _selected(count * scores[0])
+    _nms_box_size(boxes)
+    return _nms_outputs(selected, boxes[0])
+
+
+_NMS_FLOATS = ("f32", "f16", "bf16")
+
+
+def _index_type(node: Node, name: str, message: str) -> str:
+    """An element type attribute (``output_type``, ``roi_num_type``; i64 where the IR has none) as OpenVINO parses
+    it, which must be i32 or i64 (else ``message``)."""
+    out = attr_type(node, name, "i64")
+    if out not in ("i32", "i64"):
+        raise ShapeError(message)
+    return out
+
+
+@type_infer("MulticlassNms", versions=(8, 9))
+@type_infer("MatrixNms", versions=(8,))
+def _nms_base_types(node: Node) -> list[str | None]:
+    """``MulticlassNmsBase::validate`` and ``MatrixNms::validate``: ``output_type`` i32 or i64, boxes and scores f32,
+    f16 or bf16 (dynamic is refused) and compatible, MulticlassNms' ``roisnum`` i32 or i64; the boxes of the boxes'
+    type, the indices and counts of ``output_type``."""
+    out = _index_type(node, "output_type", "Output type must be i32 or i64")
+    for i, name in ((0, "boxes"), (1, "scores")):
+        known_type_one_of(node, i, _NMS_FLOATS, f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
+    if E.merge(in_type(node, 0), in_type(node, 1)) is False:
+        raise ShapeError("Expected 'boxes', 'scores' type is same.")
+    if len(node.inputs) == 3:
+        known_type_one_of(node, 2, ("i32", "i64"), "Expected i64 or i32 as element type for the 'roisnum' input.")
+    return [in_type(node, 0), out, out]
+
+
+# -- GenerateProposals ---------------------------------------------------------------------------------
+@shape_infer("GenerateProposals", versions=(9,))
+def _generate_proposals(node: Node) -> list[Shape]:
+    """GenerateProposals-9 (``generate_proposals_shape_inference.hpp``, after the attribute checks of its
+    ``validate_and_infer_types``): im_info ``[batches, 3 or 4]``, anchors ``[H, W, A, 4]``, deltas ``[batches, 4A, H,
+    W]``, scores ``[batches, A, H, W]``; the rois ``[0..batches * post_nms_count, 4]``, their scores and their number
+    per image ``[batches]``, the batches merged over im_info, deltas and scores (where they merge)."""
+    import struct  # nms_eta is a C++ float
+    if node.int("pre_nms_count") <= 0:
+        raise ShapeError("Attribute pre_nms_count must be larger than 0.")
+    post = node.int("post_nms_count")
+    if post <= 0:
+        raise ShapeError("Attribute post_nms_count must be larger than 0.")
+    if struct.unpack("f", struct.pack("f", node.float("nms_eta")))[0] != 1.0:
+        raise ShapeError("Attribute min_size must be 1.0.")  # (sic: OpenVINO's message for nms_eta)
+    if len(node.inputs) != 4:
+        raise ShapeError("input_shapes.size() == 4")
+    im_info, anchors, deltas, scores = (node.input(i) for i in range(4))
+    batches = _DYN
+    if not rank_is(im_info, 2):
+        raise ShapeError(f"The 'input_im_info' input is expected to be a 2D. Got: {format_shape(im_info)}")
+    if im_info is not None:
+        if not (im_info[1].contains(3) or im_info[1].contains(4)):
+            raise ShapeError("The 'input_im_info' shape[1] is expected to be a compatible with [3] or [4]. Got: "
+                             f"{format_shape(im_info)}")
+        batches = merge(batches, im_info[0]) or batches
+    for shape, what in ((anchors, "input_anchors"), (deltas, "input_deltas"), (scores, "input_scores")):
+        if not rank_is(shape, 4):
+            raise ShapeError(f"The '{what}' input is expected to be a 4D. Got: {format_shape(shape)}")
+        if shape is anchors and anchors is not None and not anchors[3].contains(4):
+            raise ShapeError(f"The fourth dimension of 'input_anchors' should be compatible with 4. Got: {anchors[3]}")
+    for shape in (deltas, scores):
+        if shape is not None:
+            batches = merge(batches, shape[0]) or batches
+    if deltas is not None and scores is not None:
+        checks = [(deltas[0], scores[0], "Batch for inputs 'input_deltas' and 'input_scores' should be equal."),
+                  (deltas[1], scores[1] * Dim.of(4), "Anchor number for inputs 'input_deltas' and 'input_scores' "
+                                                     "should be equal."),
+                  (deltas[2], scores[2], "Heights for inputs 'input_deltas' and 'input_scores' should be equal."),
+                  (deltas[3], scores[3], "Width for inputs 'input_deltas' and 'input_scores' should be equal.")]
+        if im_info is not None:
+            checks.append((deltas[0], im_info[0], "Batch for inputs 'im_info' and 'input_deltas' should be equal."))
+        _all_compatible(checks)
+    if scores is not None and anchors is not None:
+        _all_compatible([(anchors[0], scores[2], "Heights for inputs 'input_anchors' and 'input_scores' should be "
+                                                 "equal."),
+                         (anchors[1], scores[3], "Width for inputs 'input_anchors' and 'input_scores' should be "
+                                                 "equal."),
+                         (anchors[2], scores[1], "Anchor number for inputs 'input_anchors' and 'input_scores' should "
+                                                 "be equal.")])
+    rois = _selected(batches * Dim.of(post))
+    return [[rois, Dim.of(4)], [rois], [batches]]
+
+
+def _all_compatible(checks: Sequence[tuple[Dim, Dim, str]]) -> None:
+    for a, b, message in checks:
+        if not compatible(a, b):
+            raise ShapeError(message)
+
+
+@type_infer("GenerateProposals", versions=(9,))
+def _generate_proposals_types(node: Node) -> list[str | None]:
+    """``v9::GenerateProposals::validate_and_infer_types``: the rois and scores of im_info's type, their number per
+    image of ``roi_num_type``, which must be i32 or i64."""
+    count = _index_type(node, "roi_num_type", "The third output type must be int64 or int32.")
+    return [in_type(node, 0), in_type(node, 0), count]
 
 
 # -- ExperimentalDetectron* ----------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import INDEX_TYPES, attr_type, merged_types, type_one_of
+from ..typerule import INDEX_TYPES, attr_type, in_type, merged_types, type_one_of
 from ..values import wrap
 from .signal import fft_validation
 
@@ -209,6 +209,41 @@ def _i420(node: Node) -> list[Shape]:
     return [_colour(node, "Y input shall have 4 dimensions (N, H, W, C)",
                     "Y input number of channels should be equal to 1", "I420 image height shall be divisible by 3",
                     _u_v_planes)]
+
+
+@shape_infer("RGBtoNV12", "BGRtoNV12", versions=(17,))
+def _to_nv12(node: Node) -> list[Shape]:
+    """``convert_color_to_nv12_shape_inference.hpp``: one [N, H, W, 3] image, H and W even (``dim::is_divisible``);
+    one plane [N, H * 3 / 2, W, 1] (``single_plane``), else Y [N, H, W, 1] and UV [N, H / 2, W / 2, 2]."""
+    if len(node.inputs) != 1:
+        raise ShapeError("RGBtoNV12/BGRtoNV12 shall have exactly one input")
+    rgb, single = node.input(0), node.flag("single_plane")
+    if rgb is not None and len(rgb) != 4:
+        raise ShapeError("RGB/BGR input shall have 4 dimensions (N, H, W, C)")
+    if rgb is None:
+        y = [Dim.dynamic() for _ in range(3)] + [Dim.of(1)]
+        return [y] if single else [y, y[:3] + [Dim.of(2)]]
+    if not rgb[3].compatible(Dim.of(3)):
+        raise ShapeError("RGB/BGR input number of channels should be equal to 3")
+    if div(rgb[1], 2).is_empty:
+        raise ShapeError("Image height must be even")
+    if div(rgb[2], 2).is_empty:
+        raise ShapeError("Image width must be even")
+    if single:
+        height = div(rgb[1] * Dim.of(3), 2)
+        if height.is_empty:
+            raise ShapeError("Image height computation failed")
+        return [[rgb[0], height, rgb[2], Dim.of(1)]]
+    return [[rgb[0], rgb[1], rgb[2], Dim.of(1)], [rgb[0], div(rgb[1], 2), div(rgb[2], 2), Dim.of(2)]]
+
+
+@type_infer("RGBtoNV12", "BGRtoNV12", versions=(17,))
+def _to_nv12_types(node: Node) -> list[str | None]:
+    """``ConvertColorToNV12Base::validate_and_infer_types``: a u8 or floating-point image; every plane of its type."""
+    t = in_type(node, 0)
+    if t is not None and t not in ("u8", E.DYNAMIC) and not E.is_real(t):
+        raise ShapeError(f"Input type shall have u8 or floating-point precision, got {t}")
+    return [t] * node.n_outputs
 
 
 # -- Fourier transforms --------------------------------------------------------------------------------

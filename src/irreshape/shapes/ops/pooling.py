@@ -688,9 +688,9 @@ def _psroi_pooling(node: Node) -> list[Shape]:
 
 
 @shape_infer("ROIAlign", versions=(3, 9))
-def _roi_align(node: Node) -> list[Shape]:
+def _roi_align(node: Node, box: int = 4) -> list[Shape]:
     """ROIAlign-3/9 (roi_align_shape_utils.hpp): ``[ROIs merged with the batch indices, channels, pooled_h,
-    pooled_w]``."""
+    pooled_w]``; each ROI of ``box`` values."""
     data, rois, indices = node.input(0), node.input(1), node.input(2)
     if data is not None and len(data) != 4:
         raise ShapeError(f"Expected a 4D tensor for the input data. Got: {format_shape(data)}")
@@ -700,9 +700,9 @@ def _roi_align(node: Node) -> list[Shape]:
         raise ShapeError(f"Expected a 1D tensor for the batch indices input. Got: {format_shape(indices)}")
     count = Dim.dynamic()
     if rois is not None:
-        if not rois[1].contains(4):
+        if not rois[1].contains(box):
             raise ShapeError(f"The second dimension of ROIs input should contain box coordinates. op dimension "
-                             f"is expected to be equal to 4. Got: {rois[1]}")
+                             f"is expected to be equal to {box}. Got: {rois[1]}")
         count = rois[0]
     if indices is not None:
         count = merge_checked(count, indices[0], "The first dimension of ROIs input must be equal to the first "
@@ -711,16 +711,43 @@ def _roi_align(node: Node) -> list[Shape]:
     return [[count, channels, Dim.of(node.int("pooled_h")), Dim.of(node.int("pooled_w"))]]
 
 
+@shape_infer("ROIAlignRotated", versions=(15,))
+def _roi_align_rotated(node: Node) -> list[Shape]:
+    """ROIAlignRotated-15 (roi_align_shape_utils.hpp): ROIAlign's shape, each ROI of 5 values (its angle too)."""
+    return _roi_align(node, 5)
+
+
 @type_infer("ROIAlign")
+@type_infer("ROIAlignRotated", versions=(15,))
 def _roi_align_types(node: Node) -> list[str | None]:
+    """``ROIAlignBase::validate_and_infer_types``: data and ROIs of one floating-point type (the output's, their merge),
+    integer batch indices."""
     data, rois = in_type(node, 0), in_type(node, 1)
-    if data is not None and rois is not None:
-        m = E.merge(data, rois)
-        if m is False or (m != E.DYNAMIC and not E.is_real(m)):  # type: ignore[arg-type]
-            raise ShapeError("The data type for input and ROIs is expected to be a same floating point type. Got: "
-                             f"{data} and: {rois}")
+    out = E.merge(data, rois)
+    if out is False or (out not in (None, E.DYNAMIC) and not E.is_real(out)):  # type: ignore[arg-type]
+        raise ShapeError("The data type for input and ROIs is expected to be a same floating point type. Got: "
+                         f"{data} and: {rois}")
     check_integral(node, 2, "The data type for batch indices is expected to be an integer. Got: {}")
-    return [data]
+    return [out]  # type: ignore[list-item]
+
+
+@shape_infer("DeformablePSROIPooling", versions=(1,))
+def _deformable_psroi_pooling(node: Node) -> list[Shape]:
+    """DeformablePSROIPooling-1 (deformable_psroi_pooling_shape_inference.hpp): data of rank 4, 2-D boxes, 4-D
+    offsets where given; ``[boxes, output_dim, group_size, group_size]``, both attributes positive."""
+    if len(node.inputs) not in (2, 3):
+        raise ShapeError("input_shapes.size() == 2 || input_shapes.size() == 3")
+    for i, rank, which in ((0, 4, "First"), (1, 2, "Second"), (2, 4, "Third")):
+        shape = node.input(i)
+        if node.has_input(i) and shape is not None and len(shape) != rank:
+            raise ShapeError(f"{which} input rank must be compatible with {rank} (input rank: {len(shape)})")
+    output_dim, group = node.int("output_dim"), node.int("group_size")
+    if output_dim <= 0:
+        raise ShapeError("Value of `output_dim` attribute has to be greater than 0")
+    if group <= 0:
+        raise ShapeError("Value of `group_size` attribute has to be greater than 0")
+    boxes = node.input(1)
+    return [[boxes[0] if boxes is not None else Dim.dynamic(), Dim.of(output_dim), Dim.of(group), Dim.of(group)]]
 
 
 # -- ReorgYolo, RegionYolo ------------------------------------------------------------------------------

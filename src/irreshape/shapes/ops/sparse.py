@@ -14,6 +14,7 @@ from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import add, merge_into, normalize_axis, rank_is, shapes_compatible
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import IS_INDEX, INTEGRAL, STRICT, check_types, data_type_with, equal_types, in_type, merged_type
 from .movement import slice_dim
 
 
@@ -107,6 +108,51 @@ def _segments_sum(node: Node) -> list[Shape]:
     return [[count[0] if count is not None else Dim.dynamic()] + list(table[1:])]
 
 
+# -- their types: ``embeddingbag_offsets_base.cpp``, ``embeddingbag_packed_base.cpp``, ``embedding_segments_sum.cpp``
+def _index_inputs(node: Node, names: tuple[str, ...]) -> None:
+    """Each index input (1, 2, ...: those present) i32 or i64, the dynamic type refused."""
+    check_types(node, *((i + 1, IS_INDEX, f"{name} type must be i32 or i64", STRICT) for i, name in enumerate(names)
+                        if i + 1 < len(node.types)))
+
+
+def _same_index(node: Node, i: int, j: int, message: str) -> None:
+    if max(i, j) < len(node.types):
+        equal_types(node, (i, j), message)
+
+
+def _table_type(node: Node, weights: int) -> list[str | None]:
+    """The table's type, once the per-sample weights (input ``weights``, where present) are of it."""
+    if weights < len(node.types):
+        merged_type(node, weights, 0, "Per sample weight element type ({}) must match embedding table element type "
+                                      "({})")
+    return [in_type(node, 0)]
+
+
+@type_infer("EmbeddingBagOffsetsSum", versions=(3,))
+@type_infer("EmbeddingBagOffsets", versions=(15,))
+def _embedding_offsets_types(node: Node) -> list[str | None]:
+    _index_inputs(node, ("INDICES", "OFFSETS", "DEFAULT_INDEX"))
+    _same_index(node, 2, 1, "Offsets element type ({}) must match indices element type ({})")
+    _same_index(node, 3, 1, "Default_index element type ({}) must match indices element type ({})")
+    return _table_type(node, 4)
+
+
+@type_infer("EmbeddingBagPackedSum", versions=(3,))
+@type_infer("EmbeddingBagPacked", versions=(15,))
+def _embedding_packed_types(node: Node) -> list[str | None]:
+    _index_inputs(node, ("INDICES",))
+    return _table_type(node, 2)
+
+
+@type_infer("EmbeddingSegmentsSum", versions=(3,))
+def _embedding_segments_types(node: Node) -> list[str | None]:
+    _index_inputs(node, ("INDICES", "SEGMENT_IDS", "NUM_SEGMENTS", "DEFAULT_INDEX"))
+    _same_index(node, 2, 1, "Segment_ids element type ({}) must match indices element type ({})")
+    _same_index(node, 3, 2, "Num_segments element type ({}) must match Segment_ids element type ({})")
+    _same_index(node, 4, 1, "Default_index element type ({}) must match indices element type ({})")
+    return _table_type(node, 5)
+
+
 @shape_infer("SegmentMax", versions=(16,))
 def _segment_max(node: Node) -> list[Shape]:
     """``segment_max_shape_inference.hpp``: data of rank >= 1, 1-D sorted segment ids as many as the data's rows,
@@ -139,6 +185,11 @@ def _segment_max(node: Node) -> list[Shape]:
             raise Undecided("no segment ids: OpenVINO reads the largest of none")
         first = Dim.of(max(ids) + 1)
     return [[first] + list(data[1:])]
+
+
+type_infer("SegmentMax", versions=(16,))(data_type_with(
+    (1, IS_INDEX, "The element type of the segment_ids input be i32 or i64. Got: {}"),
+    (2, IS_INDEX, "The element type of the num_segments input be i32 or i64. Got: {}")))
 
 
 @shape_infer("SparseFillEmptyRows", versions=(16,))
@@ -190,11 +241,14 @@ def _sparse_fill_empty_rows(node: Node) -> list[Shape]:
 @type_infer("SparseFillEmptyRows", versions=(16,))
 def _sparse_fill_empty_rows_types(node: Node) -> list[str | None]:
     """The output indices of the indices' type, the values of the values', the indicator boolean."""
+    merged_type(node, 1, 2, "The element types of the dense_shape and indices inputs must match. Got: {} and {}")
     types = list(node.types) + [None] * 4
     return [types[2], types[0], E.BOOLEAN]
 
 
 _SCATTER_INPUTS = ("start", "stop", "step", "axes")
+type_infer("SliceScatter", versions=(15,))(data_type_with(
+    *((i + 2, INTEGRAL, f"SliceScatter `{name}` input type must be integer.") for i, name in enumerate(_SCATTER_INPUTS))))
 
 
 @shape_infer("SliceScatter", versions=(15,))

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from ...core.dims import Dim, Shape
 from ..dimops import add, floor_div, length, normalize_axis, sub
-from ..node import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import IS_INDEX, REAL, check_types, data_type_with, merged_type
 
 
 def _static(shape: Shape) -> bool:
@@ -217,3 +218,28 @@ def _istft(node: Node) -> list[Shape]:
             out = sub(out, Dim.of(size & ~1))
     return [[out] if len(data) == 3 else [data[0], out]]
 
+
+
+# -- their types: ``fft_base.cpp`` (DFT, IDFT, RDFT, IRDFT), ``stft.cpp``, ``istft.cpp`` -------------------------
+_FFT_REAL = ("f32", "f16", "bf16")
+type_infer("DFT", "IDFT", "RDFT", "IRDFT")(data_type_with(
+    (0, lambda t: t in _FFT_REAL, "FFT op input element type must be f32, f16, or bf16"),
+    (1, IS_INDEX, "FFT op axes element type must be i32 or i64"),
+    (2, IS_INDEX, "FFT op signal_size element type must be i32 or i64")))
+
+
+def _stft_types(data: str):
+    """STFT's and ISTFT's rule: ``data`` and the window of one real type (the output's), the sizes i32 or i64."""
+    def rule(node: Node) -> list[str | None]:
+        check_types(node, (0, REAL, f"Expected floating point type of the '{data}' input."))
+        out = merged_type(node, 0, 1, f"Expected floating point type of the 'window' input, matching the type of "
+                                      f"`{data}` input.")
+        check_types(node, (1, REAL, f"Expected floating point type of the 'window' input, matching the type of "
+                                    f"`{data}` input."),
+                    *((i, IS_INDEX, f"Expected i32 or i64 type of the input at port: {i}") for i in range(2, 5)))
+        return [out]
+    return rule
+
+
+type_infer("STFT", versions=(15,))(_stft_types("signal"))
+type_infer("ISTFT", versions=(16,))(_stft_types("data"))

@@ -45,8 +45,11 @@ def check_integral(node: Node, i: int, message: str) -> None:
 
 
 def attr_type(node: Node, name: str, default: str) -> str:
-    """An element type attribute (``output_type``, ``destination_type``), as OpenVINO parses it."""
-    text = node.attr(name)
+    """An element type attribute (``output_type``, ``destination_type``), as OpenVINO parses it: the schema's
+    value (``node.a``: the IR's, else OpenVINO's default); ``default`` only for an op the schema does not know
+    (openvino-tokenizers', a custom op's)."""
+    typed = node.a.get(name)
+    text = typed if isinstance(typed, str) else node.attr(name)
     try:
         return E.element_type(text) if text is not None else default
     except E.ElementTypeError as e:

@@ -813,7 +813,7 @@ type_infer("StridedSlice")(data_type_with((1, INTEGRAL, "Begin mask must be an i
 # -- Reverse, ReverseSequence, OneHot --------------------------------------------------------------------
 @type_infer("Reverse")
 def _reverse_types(node: Node) -> list[str | None]:
-    if (node.attr("mode") or "").lower() == "mask":
+    if node.lower("mode", "index") == "mask":
         check_types(node, (1, lambda t: t == E.BOOLEAN, "In 'mask' mode the second input must contain boolean values.",
                            STRICT))
     else:

@@ -407,7 +407,7 @@ def _pad(node: Node) -> list[Shape]:
 def _pad_types(node: Node) -> list[str | None]:
     check_integral(node, 1, "pads_begin must be an integral number, but is: {}).")
     check_integral(node, 2, "pads_end must be an integral number, but is: {}).")
-    mode = (node.attr("pad_mode") or "constant").lower()
+    mode = node.lower("pad_mode", "constant")
     if mode == "constant" and len(node.types) > 3:  # arg_pad is read in the constant mode only (measured)
         return [merged_type(node, 0, 3, "Argument element types do not match (input arg element type: {}, arg_pad "
                                         "element type: {}).")]

@@ -21,7 +21,6 @@ A disagreement is a refusal irreshape does not report (``missed``), an error on 
 from __future__ import annotations
 
 import os
-import pickle
 import re
 import sys
 import tempfile
@@ -35,7 +34,7 @@ from irreshape.core.etypes import precision
 from irreshape.shapes import registry
 from irreshape.shapes.opsets import DEFAULTS
 
-from irtools.attrprobe import FIRST_OPSET
+from irtools.attrprobe import FIRST_OPSET, forked
 
 # the types a Parameter is edited to: every class of type (real, integral, boolean, sub-byte, string, dynamic)
 RETYPES = ("f32", "f16", "bf16", "f64", "i64", "i32", "i8", "u8", "u64", "boolean", "u1", "u4", "f8e4m3",
@@ -475,39 +474,18 @@ def retype(xml: str, param: str, t: str) -> str:
     return xml[:m.start(1)] + t + xml[m.end(1):m.start(2)] + precision(t) + xml[m.end(2):]
 
 
-def _openvino_verdicts(files: list[tuple[str, bytes]]) -> list[tuple[str | None, list | None] | None]:
+def _openvino_verdicts(files: list[tuple[str, bytes]]) -> list[tuple[str | None, dict | None] | None]:
     """For each IR pair: (OpenVINO's message or None, {friendly name: [output types]} where it reads it); None
-    where read_model crashed. One forked child reads them all, restarted past a crash."""
-    out: list = []
-    while len(out) < len(files):
-        r, w = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child
-            os.close(r)
-            from irtools.oracle import read_model_bytes
-            for xml, weights in files[len(out):]:
-                try:
-                    m = read_model_bytes(xml, weights)
-                    got = (None, {op.get_friendly_name(): [o.get_element_type().get_type_name() for o in op.outputs()]
-                                  for op in m.get_ops()})
-                except Exception as e:  # noqa: BLE001  openvino's own refusal
-                    got = (str(e), None)
-                blob = pickle.dumps(got)
-                os.write(w, len(blob).to_bytes(4, "little") + blob)
-            os._exit(0)
-        os.close(w)
-        data = b""
-        while chunk := os.read(r, 1 << 16):
-            data += chunk
-        os.close(r)
-        os.waitpid(pid, 0)
-        while len(data) >= 4:
-            n = int.from_bytes(data[:4], "little")
-            out.append(pickle.loads(data[4:4 + n]))
-            data = data[4 + n:]
-        if len(out) < len(files):
-            out.append(None)
-    return out
+    where read_model crashed (in a forked child)."""
+    def judge(pair):
+        from irtools.oracle import read_model_bytes
+        try:
+            m = read_model_bytes(*pair)
+        except Exception as e:  # noqa: BLE001  openvino's own refusal
+            return str(e), None
+        return None, {op.get_friendly_name(): [o.get_element_type().get_type_name() for o in op.outputs()]
+                      for op in m.get_ops()}
+    return forked(files, judge)
 
 
 def _irreshape(xml: str, weights: bytes, theirs: dict | None) -> tuple[list, list]:

@@ -26,8 +26,8 @@ from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
                       merge_checked, padded, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import (NUMERIC, check_integral, check_types, data_type_with, in_type, merge_rule, merged_type,
-                        merged_types, same_type)
+from ..typerule import (NUMERIC, check_integral, check_types, data_type_with, in_type, merged_type, merged_types,
+                        same_type)
 from ..values import INT_RANGES, wrap
 
 

@@ -16,8 +16,8 @@ from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import (INDEX_TYPES, IS_INDEX, REAL, STRICT, attr_type, check_types, data_type_with, equal_types,
-                        in_type, merged_types, type_one_of)
+from ..typerule import (INDEX_TYPES, IS_INDEX, REAL, STRICT, attr_type, check_types, data_type_with, in_type,
+                        merged_types, type_one_of)
 from ..values import wrap
 from .signal import fft_validation
 

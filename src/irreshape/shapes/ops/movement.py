@@ -22,9 +22,8 @@ from .. import values as V
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, compatible, length, meet, merge_checked,
                       merge_into, normalize_axis, one_element, rank_is, shapes_compatible, trunc_div)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
-from ..typerule import (INDEX_TYPES, INTEGRAL, IS_INDEX, NOT_REAL, NUMERIC, STRICT, attr_type, check_integral, check_types,
-                        data_type_with,
-                        in_type, merge_rule, merged_type, merged_types, type_one_of)
+from ..typerule import (INDEX_TYPES, INTEGRAL, IS_INDEX, NOT_REAL, NUMERIC, STRICT, attr_type, check_integral,
+                        check_types, data_type_with, in_type, merge_rule, merged_type, merged_types, type_one_of)
 
 
 # -- ov::PartialShape and the inputs -----------------------------------------------------------------

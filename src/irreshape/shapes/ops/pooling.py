@@ -736,7 +736,8 @@ def _roi_align_types(node: Node) -> list[str | None]:
 
 
 # -- ReorgYolo, RegionYolo ------------------------------------------------------------------------------
-type_infer("RegionYolo")(data_type_with((0, REAL, "Type of input is expected to be a floating point type. Got: {}", STRICT)))
+type_infer("RegionYolo")(data_type_with((0, REAL, "Type of input is expected to be a floating point type. Got: {}",
+                                         STRICT)))
 
 
 @shape_infer("ReorgYolo")

@@ -248,7 +248,7 @@ def _sparse_fill_empty_rows_types(node: Node) -> list[str | None]:
 
 _SCATTER_INPUTS = ("start", "stop", "step", "axes")
 type_infer("SliceScatter", versions=(15,))(data_type_with(
-    *((i + 2, INTEGRAL, f"SliceScatter `{name}` input type must be integer.") for i, name in enumerate(_SCATTER_INPUTS))))
+    *((i, INTEGRAL, f"SliceScatter `{name}` input type must be integer.") for i, name in enumerate(_SCATTER_INPUTS, 2))))
 
 
 @shape_infer("SliceScatter", versions=(15,))

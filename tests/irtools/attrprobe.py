@@ -47,21 +47,28 @@ def reader_errors(cases: list[tuple[str, int, dict[str, str]]]) -> list[str | No
     """For each (op type, op version, <data>): the IR reader's parsing message, or None where it reads the
     attributes (whatever it says of the node afterwards). One forked child runs them all, restarted past a crash
     (a crash comes after the attributes were read)."""
-    out: list[str | None] = []
-    while len(out) < len(cases):
+    def judge(case):
+        from irtools.oracle import read_model_bytes
+        kind, version, data = case
+        try:
+            read_model_bytes(model_xml(kind, version, data))
+        except Exception as e:  # noqa: BLE001  openvino's own error
+            return str(e).strip().splitlines()[-1] if PARSE_ERROR.search(str(e)) else None
+        return None
+    return forked(cases, judge)
+
+
+def forked(items: list, judge) -> list:
+    """``judge(item)`` of each item (picklable results), run in a forked child so that an openvino crash cannot take
+    the caller down; the child is restarted past a crash, whose item gets None."""
+    out: list = []
+    while len(out) < len(items):
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             os.close(r)
-            from irtools.oracle import read_model_bytes
-            for kind, version, data in cases[len(out):]:
-                try:
-                    read_model_bytes(model_xml(kind, version, data))
-                    msg = None
-                except Exception as e:  # noqa: BLE001  openvino's own error
-                    m = PARSE_ERROR.search(str(e))
-                    msg = str(e).strip().splitlines()[-1] if m else None
-                blob = pickle.dumps(msg)
+            for item in items[len(out):]:
+                blob = pickle.dumps(judge(item))
                 os.write(w, len(blob).to_bytes(4, "little") + blob)
             os._exit(0)
         os.close(w)
@@ -74,6 +81,6 @@ def reader_errors(cases: list[tuple[str, int, dict[str, str]]]) -> list[str | No
             n = int.from_bytes(data[:4], "little")
             out.append(pickle.loads(data[4:4 + n]))
             data = data[4 + n:]
-        if len(out) < len(cases):
-            out.append(None)  # the child crashed on this case: after reading its attributes
+        if len(out) < len(items):
+            out.append(None)  # the child crashed on this item
     return out

@@ -338,8 +338,14 @@ class Graph:
     @staticmethod
     def _type_rule(rule: registry.TypeFn, layer: Layer, ins: list[str | None],
                    bodies: list = ()) -> tuple[list | None, str | None]:  # type: ignore[assignment]
-        """(the output types a type rule gives, None where it cannot tell; OpenVINO's message where it refuses)."""
+        """(the output types a type rule gives, None where it cannot tell; OpenVINO's message where it refuses). The
+        rule reads the attributes as the op's schema types them (``node.a``); where OpenVINO cannot read one, that is
+        the shape inference's finding (one root cause, one finding) and the types stay unknown."""
         node = registry.Node(layer.type, layer.version, layer.data, (), len(layer.outputs), bodies=bodies, types=ins)
+        try:
+            registry.op(layer.type, layer.version).read(node)  # type: ignore[union-attr]
+        except (registry.ShapeError, registry.Undecided):
+            return None, None
         try:
             return rule(node), None
         except registry.ShapeError as e:

@@ -45,8 +45,11 @@ def check_integral(node: Node, i: int, message: str) -> None:
 
 
 def attr_type(node: Node, name: str, default: str) -> str:
-    """An element type attribute (``output_type``, ``destination_type``), as OpenVINO parses it."""
-    text = node.attr(name)
+    """An element type attribute (``output_type``, ``destination_type``), as OpenVINO parses it: the schema's
+    value (``node.a``: the IR's, else OpenVINO's default); ``default`` only for an op the schema does not know
+    (openvino-tokenizers', a custom op's)."""
+    typed = node.a.get(name)
+    text = typed if isinstance(typed, str) else node.attr(name)
     try:
         return E.element_type(text) if text is not None else default
     except E.ElementTypeError as e:
@@ -60,23 +63,40 @@ def type_one_of(t: str, allowed: tuple[str, ...], message: str) -> str:
     return t
 
 
-# the tests of data_type_with
-INTEGRAL = E.is_integral_number
+# the tests of data_type_with and check_types
+INTEGRAL = E.is_integral_number  # not real, not boolean (string passes, as in OpenVINO)
 NOT_REAL = lambda t: not E.is_real(t)  # noqa: E731  is_integral: boolean passes
 IS_INDEX = lambda t: t in INDEX_TYPES  # noqa: E731
-NUMERIC = lambda t: t not in (E.BOOLEAN, "string")  # noqa: E731
+NUMERIC = lambda t: t != E.BOOLEAN  # noqa: E731  what OpenVINO's "must be numeric" checks: string passes
+REAL = E.is_real
+STRICT = "strict"  # a check's 4th item: the dynamic type is tested too (OpenVINO's test refuses it)
+
+
+def check_types(node: Node, *checks: tuple) -> None:
+    """Each (input, test, message[, STRICT]) holds of its input's known type (the dynamic type passes unless the
+    check is STRICT); else ``message`` formatted with the type."""
+    for check in checks:
+        i, ok, message = check[:3]
+        t = in_type(node, i)
+        if t is not None and (t != E.DYNAMIC or len(check) > 3) and not ok(t):
+            raise ShapeError(message.format(t))
 
 
 def data_type_with(*checks: tuple) -> Callable[[Node], list[str | None]]:
-    """The rule of an op that gives input 0's type to every output once each (input, test, message) holds of
-    its input's known type (dynamic passes); the message is formatted with the type."""
+    """The rule of an op that gives input 0's type to every output once each check of :func:`check_types`
+    holds."""
     def rule(node: Node) -> list[str | None]:
-        for i, ok, message in checks:
-            t = in_type(node, i)
-            if t is not None and t != E.DYNAMIC and not ok(t):
-                raise ShapeError(message.format(t))
+        check_types(node, *checks)
         return [in_type(node, 0)] * node.n_outputs
     return rule
+
+
+def equal_types(node: Node, ports: tuple[int, ...], message: str) -> None:
+    """The inputs ``ports`` (those known) of one type, exactly (the dynamic type equals only itself);
+    ``message`` formatted with their types, in order."""
+    known = [in_type(node, i) for i in ports]
+    if None not in known and len(set(known)) > 1:
+        raise ShapeError(message.format(*known))
 
 
 def merged_types(node: Node, ports: tuple[int, ...], message: str, out: int = 1) -> list[str | None]:

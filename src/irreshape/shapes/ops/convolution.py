@@ -26,7 +26,8 @@ from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
                       merge_checked, padded, rank_is, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import in_type, merge_rule, merged_type, same_type
+from ..typerule import (NUMERIC, check_integral, check_types, data_type_with, in_type, merged_type, merged_types,
+                        same_type)
 from ..values import INT_RANGES, wrap
 
 
@@ -340,6 +341,9 @@ def _group_convolution_backprop(node: Node) -> list[Shape]:
 
 @type_infer("Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData")
 def _convolution_types(node: Node) -> list[str | None]:
+    if node.type.lower().endswith("backpropdata"):
+        check_integral(node, 2, "Element type for output shape should be of integer type (output_shape element type: "
+                                "{}).")
     return [merged_type(node, 0, 1, "Element types for data batch and filters do not match (data batch element type: "
                                     "{}, filters element type: {}).")]
 
@@ -426,8 +430,14 @@ def _deformable_v8(node: Node) -> list[Shape]:
     return out
 
 
-type_infer("DeformableConvolution")(merge_rule((0, 1, 2), "Element types of inputs do not match. Got: data batch "
-                                                          "({}), offsets ({}) and filters ({})"))
+@type_infer("DeformableConvolution")
+def _deformable_convolution_types(node: Node) -> list[str | None]:
+    check_types(node, (3, NUMERIC, "Element type of Mask input must be numeric. Got: {}"))
+    return merged_types(node, (0, 1, 2), "Element types of inputs do not match. Got: data batch ({}), offsets ({}) and "
+                                         "filters ({})")
+
+
+type_infer("BinaryConvolution")(data_type_with((0, NUMERIC, "Data batch element type must be numeric. Got: {}")))
 
 
 # -- MatMul -----------------------------------------------------------------------------------------------
@@ -519,7 +529,7 @@ def _grouped_matmul_types(node: Node) -> list[str | None]:
     out = merged_type(node, 0, 1, "Arguments do not have the same element type (mat_a element type: {}, mat_b "
                                   "element type: {}).")
     offsets = in_type(node, 2)
-    if len(node.inputs) == 3 and offsets not in (None, E.DYNAMIC, "i32", "i64"):
+    if len(node.types) == 3 and offsets not in (None, E.DYNAMIC, "i32", "i64"):
         raise ShapeError(f"Offsets element type must be i32 or i64. Got: {offsets}")
     return [out]
 

@@ -38,7 +38,8 @@ from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import attr_type, check_integral, in_type, known_type_one_of, merge_rule
+from ..typerule import (INTEGRAL, IS_INDEX, REAL, STRICT, attr_type, check_integral, check_types, data_type_with,
+                        equal_types, in_type, known_type_one_of, merge_rule, merged_types)
 from ..values import wrap
 
 _DYN = Dim.dynamic()
@@ -295,11 +296,15 @@ def _detection_output_v8(node: Node) -> list[Shape]:
 
 @type_infer("DetectionOutput")
 def _detection_output_types(node: Node) -> list[str | None]:
-    box, cls, proposals = in_type(node, 0), in_type(node, 1), in_type(node, 2)
-    if box is not None and cls is not None and E.merge(box, cls) is False:
-        raise ShapeError(f"Class predictions' data type must be the same as box logits type ({box}). Got {cls}")
-    if proposals is not None and proposals != E.DYNAMIC and not E.is_real(proposals):
-        raise ShapeError(f"Proposals' data type must be floating point. Got {proposals}")
+    box, cls = in_type(node, 0), in_type(node, 1)
+    check_types(node, (0, REAL, "Box logits' data type must be floating point. Got {}", STRICT))
+    equal_types(node, (0, 1), "Class predictions' data type must be the same as box logits type ({}). Got {}")
+    check_types(node, (2, REAL, "Proposals' data type must be floating point. Got {}", STRICT))
+    if len(node.types) > 4:  # the additional predictions (DetectionOutput-8 with 5 inputs)
+        equal_types(node, (1, 3), "Additional class predictions' data type must be the same as class predictions data "
+                                  "type ({}). Got {}")
+        equal_types(node, (0, 4), "Additional box predictions' data type must be the same as box logits data type "
+                                  "({}). Got {}")
     return [box]
 
 
@@ -343,10 +348,8 @@ def _proposal_v4(node: Node) -> list[Shape]:
 
 @type_infer("Proposal")
 def _proposal_types(node: Node) -> list[str | None]:
-    for i, name in ((0, "class_probs"), (1, "bbox_deltas"), (2, "image_shape")):
-        t = in_type(node, i)
-        if t is not None and t != E.DYNAMIC and not E.is_real(t):
-            raise ShapeError(f"Proposal layer input {name} should have floating point type ({t}).")
+    check_types(node, *((i, REAL, f"Proposal layer input {name} should have floating point type ({{}}).", STRICT)
+                        for i, name in ((0, "class_probs"), (1, "bbox_deltas"), (2, "image_shape"))))
     return [in_type(node, 0)] * node.n_outputs
 
 
@@ -624,7 +627,7 @@ def _nms_base_types(node: Node) -> list[str | None]:
         known_type_one_of(node, i, _NMS_FLOATS, f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
     if E.merge(in_type(node, 0), in_type(node, 1)) is False:
         raise ShapeError("Expected 'boxes', 'scores' type is same.")
-    if len(node.inputs) == 3:
+    if len(node.types) == 3:
         known_type_one_of(node, 2, ("i32", "i64"), "Expected i64 or i32 as element type for the 'roisnum' input.")
     return [in_type(node, 0), out, out]
 
@@ -733,10 +736,36 @@ def _ed_detection_output(node: Node) -> list[Shape]:
     return [[count, Dim.of(4)], [count], [count]]
 
 
+def _ed_real(node: Node, message: str = "Input[{}] type '{}' is not floating point or not same as others inputs.") \
+        -> str | None:
+    """The ExperimentalDetectron ops' inputs: real, all of one type (merged; dynamic gives way), the outputs'."""
+    merged: str | None | bool = E.DYNAMIC
+    for i, t in enumerate(node.types):
+        if t is None:
+            merged = None
+            continue
+        m = E.merge(merged, t) if merged is not None else t
+        if m is False or not (t == E.DYNAMIC or E.is_real(t)):
+            raise ShapeError(message.format(i, t))
+        merged = m if merged is not None else None
+    return merged  # type: ignore[return-value]
+
+
 @type_infer("ExperimentalDetectronDetectionOutput")
 def _ed_detection_output_types(node: Node) -> list[str | None]:
-    t = in_type(node, 0)
+    t = _ed_real(node)
     return [t, "i32", t]
+
+
+@type_infer("ExperimentalDetectronGenerateProposalsSingleImage", "ExperimentalDetectronPriorGridGenerator",
+            "ExperimentalDetectronROIFeatureExtractor")
+def _ed_types(node: Node) -> list[str | None]:
+    return [_ed_real(node)] * node.n_outputs
+
+
+@type_infer("ExperimentalDetectronTopKROIs")
+def _ed_topk_rois_types(node: Node) -> list[str | None]:
+    return [_ed_real(node, "ROIs and probabilities of ROIs must same floating-point type.")]
 
 
 @shape_infer("ExperimentalDetectronGenerateProposalsSingleImage")
@@ -880,7 +909,14 @@ def _ctc_greedy_decoder_seq_len(node: Node) -> list[Shape]:
 
 @type_infer("CTCGreedyDecoderSeqLen")
 def _ctc_seq_len_types(node: Node) -> list[str | None]:
+    check_integral(node, 2, "The blank index type is expected to be an integer type. Got: {}")
     return [attr_type(node, "classes_index_type", "i32"), attr_type(node, "sequence_length_type", "i32")]
+
+
+type_infer("CTCLoss")(data_type_with(
+    (0, REAL, "The data type for logits is expected to be a floating point type. Got: {}", STRICT),
+    *((i, INTEGRAL, f"The {name} type is expected to be an integer type. Got: {{}}")
+      for i, name in enumerate(("logit length", "labels", "label length", "blank index"), 1))))
 
 
 @shape_infer("CTCLoss")
@@ -1001,6 +1037,15 @@ def _lstm_cell_v4(node: Node) -> list[list[Dim]]:
     if len(node.inputs) != 6:
         raise ShapeError(f"LSTMCell-4 with {len(node.inputs)} inputs")
     return _hidden_from_attribute(node, _cell(node.inputs, 4, 2))
+
+
+@type_infer("LSTMCell", versions=(0,))
+def _lstm_cell_0_types(node: Node) -> list[str | None]:
+    x = in_type(node, 0)
+    if x in (E.DYNAMIC, "string"):  # the peepholes' default, a Constant of X's type, cannot be made
+        raise ShapeError("Element not supported" if x == E.DYNAMIC else "Unknown type")
+    return merged_types(node, (0, 1, 2, 3, 4, 5), "Element types for X, initial_hidden_state, initial_cell_state, W, "
+                                                  "R and B do not match.", 2)
 
 
 type_infer("LSTMCell", versions=(4,))(merge_rule(
@@ -1236,6 +1281,8 @@ def _multinomial(node: Node) -> list[Shape]:
 
 @type_infer("Multinomial")
 def _multinomial_types(node: Node) -> list[str | None]:
+    check_types(node, (0, REAL, "Expected floating point type as element type for the 'probs' input."),
+                (1, INTEGRAL, "Expected integer type as element type for the 'num_samples' input."))
     return [attr_type(node, "convert_type", E.DYNAMIC)]
 
 
@@ -1265,6 +1312,7 @@ def _random_uniform(node: Node) -> list[Shape]:
 def _random_uniform_types(node: Node) -> list[str | None]:
     """``RandomUniform::validate_and_infer_types``: min and max of ``output_type`` (dynamic where the IR has
     none, which refuses every known type)."""
+    check_types(node, (0, IS_INDEX, "Type of the input should be int32 or int64."))
     t = attr_type(node, "output_type", E.DYNAMIC)
     lo, hi = in_type(node, 1), in_type(node, 2)
     if lo is not None and hi is not None:

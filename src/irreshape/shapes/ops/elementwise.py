@@ -32,8 +32,8 @@ from .. import values as V
 from ..dimops import (broadcast_merge, broadcast_merge_into, merge_checked, merge_into, normalize_axis,
                       shapes_compatible)
 from ..node import Node, ShapeError, Undecided, passthrough, shape_infer, type_infer, value_eval
-from ..typerule import (INTEGRAL, IS_INDEX, NUMERIC, attr_type, data_type_with, in_type, merged_type, merged_types,
-                        same_type)
+from ..typerule import (INTEGRAL, IS_INDEX, NUMERIC, REAL, STRICT, attr_type, check_types, data_type_with, equal_types,
+                        in_type, merge_rule, merged_type, merged_types, same_type)
 
 _INCONSISTENT = "Argument shapes are inconsistent."
 
@@ -92,8 +92,8 @@ def _binary(node: Node) -> list[Shape]:
             "FloorMod")
 def _arithmetic_types(node: Node) -> list[str | None]:
     t = same_type(node)
-    if t == E.BOOLEAN:
-        raise ShapeError("This operation does not support inputs with element type: boolean")
+    if t == E.BOOLEAN or t == "string":
+        raise ShapeError(f"This operation does not support inputs with element type: {t}")
     return [t]
 
 
@@ -186,8 +186,8 @@ def _bitwise_not_types(node: Node) -> list[str | None]:
             "HSigmoid")
 def _unary_arithmetic_types(node: Node) -> list[str | None]:
     t = in_type(node, 0)
-    if t == E.BOOLEAN:
-        raise ShapeError("This operation does not support input with element type: boolean")
+    if t == E.BOOLEAN or t == "string":
+        raise ShapeError(f"This operation does not support input with element type: {t}")
     return [t]
 
 
@@ -203,6 +203,25 @@ def _real_only(message: str):
 type_infer("SoftSign")(_real_only("Input element type must be float, instead got: {}"))
 type_infer("SoftPlus")(_real_only("Input element type must be float. Got: {}"))
 type_infer("Mish")(_real_only("Element must be of floating point type, Got: {}"))
+type_infer("Gelu")(_real_only("Argument element type must be f16, bf16, f32, f64 or dynamic (got {})."))
+type_infer("ErfInv")(_real_only("Input element type must be floating-point, instead got: {}"))
+type_infer("Inverse")(_real_only("Expected floating point type as element type for the 'data' input."))
+type_infer("Selu")(merge_rule((0, 1, 2), "Input element types do not match : {} and {} and {}"))
+
+
+@type_infer("Swish")
+def _swish_types(node: Node) -> list[str | None]:
+    check_types(node, (0, REAL, "Swish input tensor must be floating point type({})."))
+    if len(node.types) > 1:
+        equal_types(node, (0, 1), "Swish inputs must have the same type but they are: {} and {}")
+    return [in_type(node, 0)]
+
+
+@type_infer("HardSigmoid")
+def _hard_sigmoid_types(node: Node) -> list[str | None]:
+    equal_types(node, (0, 1), "The element types of both alpha and beta inputs must match the data input type.")
+    equal_types(node, (0, 2), "The element types of both alpha and beta inputs must match the data input type.")
+    return [in_type(node, 0)]
 
 
 @type_infer("IsNaN", "IsInf", "IsFinite")
@@ -225,7 +244,8 @@ def _convert_like_types(node: Node) -> list[str | None]:
     return [in_type(node, 1)]
 
 
-type_infer("CumSum")(data_type_with((1, IS_INDEX, "axis element type must be either int64_t or int32_t but got ({}).")))
+type_infer("CumSum")(data_type_with((1, IS_INDEX, "axis element type must be either int64_t or int32_t but got ({}).",
+                                     STRICT)))
 
 
 @shape_infer("ConvertPromoteTypes")

@@ -16,7 +16,8 @@ from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import INDEX_TYPES, attr_type, in_type, merged_types, type_one_of
+from ..typerule import (INDEX_TYPES, IS_INDEX, REAL, STRICT, attr_type, check_types, data_type_with, in_type,
+                        merged_types, type_one_of)
 from ..values import wrap
 from .signal import fft_validation
 
@@ -55,6 +56,20 @@ def _two(node: Node, name: str) -> list[int]:
     if len(values) < 2:
         raise Undecided(f"Col2Im with fewer than 2 {name} reads past them")
     return values
+
+
+type_infer("GridSample", versions=(9,))(data_type_with(
+    (1, REAL, "The element type of the grid input tensor must be a floating point type.")))
+
+
+@type_infer("Col2Im", versions=(15,))
+def _col2im_types(node: Node) -> list[str | None]:
+    message = ("The element types of the output_size and kernel_size tensors must match and be of i32 or i64 type. "
+               "Got: {} and {}")
+    sizes = (in_type(node, 1), in_type(node, 2))
+    if None not in sizes and (sizes[0] != sizes[1] or sizes[0] not in INDEX_TYPES):
+        raise ShapeError(message.format(*sizes))
+    return [in_type(node, 0)]
 
 
 @shape_infer("Col2Im", versions=(15,))
@@ -239,14 +254,29 @@ def _to_nv12(node: Node) -> list[Shape]:
 
 @type_infer("RGBtoNV12", "BGRtoNV12", versions=(17,))
 def _to_nv12_types(node: Node) -> list[str | None]:
-    """``ConvertColorToNV12Base::validate_and_infer_types``: a u8 or floating-point image; every plane of its type."""
+    """``ConvertColorToNV12Base::validate_and_infer_types``: a u8, bf16, f16, f32 or f64 image (measured: the f8 and
+    f4 types are refused, unlike NV12toRGB's); every plane of its type."""
     t = in_type(node, 0)
-    if t is not None and t not in ("u8", E.DYNAMIC) and not E.is_real(t):
+    if t is not None and t not in ("u8", E.DYNAMIC, "bf16", "f16", "f32", "f64"):
         raise ShapeError(f"Input type shall have u8 or floating-point precision, got {t}")
     return [t] * node.n_outputs
 
 
 # -- Fourier transforms --------------------------------------------------------------------------------
+@type_infer("NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", versions=(8,))
+def _yuv_types(node: Node) -> list[str | None]:
+    """``convert_color_nv12_base.cpp``, ``convert_color_i420_base.cpp``: the planes of one type, u8 or real."""
+    n = len(node.types)
+    if n > 1:
+        planes = "Y, UV" if node.type.lower().startswith("nv12") else "Y, U, V"
+        t = merged_types(node, tuple(range(n)), f"{planes} inputs shall have compatible types, got " + "{}" * n)[0]
+    else:
+        t = in_type(node, 0)
+    if t is not None and t != E.DYNAMIC and t != "u8" and not E.is_real(t):
+        raise ShapeError(f"Input type shall have u8 or floating-point precision, got {t}")
+    return [t]
+
+
 @shape_infer("DFT", "IDFT", versions=(7,))
 def _dft(node: Node) -> list[Shape]:
     """``fft_base_shape_inference.hpp`` with ``fft_common_validation.hpp`` (complex input): data of rank >= 2
@@ -323,6 +353,8 @@ def _eye(node: Node) -> list[Shape]:
 
 @type_infer("Eye")
 def _eye_types(node: Node) -> list[str | None]:
+    check_types(node, *((i, IS_INDEX, f"Type of the '{name}' should be int32 or int64. Got: {{}}", STRICT)
+                        for i, name in enumerate(("num_rows", "num_columns", "diagonal_index", "batch_shape"))))
     return [attr_type(node, "output_type", E.DYNAMIC)]
 
 

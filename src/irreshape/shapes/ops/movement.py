@@ -22,8 +22,8 @@ from .. import values as V
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, compatible, length, meet, merge_checked,
                       merge_into, normalize_axis, one_element, rank_is, shapes_compatible, trunc_div)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
-from ..typerule import (INDEX_TYPES, INTEGRAL, IS_INDEX, NOT_REAL, NUMERIC, attr_type, check_integral, data_type_with,
-                        in_type, merge_rule, merged_type, merged_types, type_one_of)
+from ..typerule import (INDEX_TYPES, INTEGRAL, IS_INDEX, NOT_REAL, NUMERIC, STRICT, attr_type, check_integral,
+                        check_types, data_type_with, in_type, merge_rule, merged_type, merged_types, type_one_of)
 
 
 # -- ov::PartialShape and the inputs -----------------------------------------------------------------
@@ -269,6 +269,7 @@ def _gather(node: Node) -> list[Shape]:
 
 type_infer("Gather")(data_type_with((1, INTEGRAL, "Indices element type must be of an integral number type."),
                                     (2, INTEGRAL, "Axis element type must be of an integral number type.")))
+type_infer("Gather", versions=(1,))(data_type_with())  # Gather-1 checks no type (measured: f32 indices load)
 
 
 @shape_infer("GatherND")
@@ -329,7 +330,7 @@ def _gather_elements(node: Node) -> list[Shape]:
 
 
 type_infer("GatherElements")(data_type_with((1, IS_INDEX,
-                                             "indices must be of int32 or int64 type. But instead got: {}")))
+                                             "indices must be of int32 or int64 type. But instead got: {}", STRICT)))
 
 
 @shape_infer("GatherTree")
@@ -384,9 +385,10 @@ def _scatter_update(node: Node) -> list[Shape]:
 @type_infer("ScatterUpdate")
 def _scatter_update_types(node: Node) -> list[str | None]:
     check_integral(node, 1, "Indices element type must be of an integral number type.")
+    check_integral(node, 3, "Axis element type must be of an integral number type.")
     merged_type(node, 0, 2, "Element types for input data and updates do not match (data element type: {}, updates "
                             "element type: {}).")
-    return [in_type(node, 0)]
+    return [in_type(node, 0)]  # the data's own type, even where it is dynamic and the updates' is not
 
 
 @shape_infer("ScatterNDUpdate")
@@ -416,8 +418,7 @@ def _scatter_nd_types(node: Node) -> list[str | None]:
     t = in_type(node, 1)
     if t is not None and t not in (*INDEX_TYPES, E.DYNAMIC):
         raise ShapeError("Indices element type must be i64 or i32")
-    merged_type(node, 0, 2, "Updates element type must be the same as inputs")
-    return [in_type(node, 0)]
+    return [merged_type(node, 0, 2, "Updates element type must be the same as inputs")]
 
 
 @shape_infer("ScatterElementsUpdate")
@@ -442,11 +443,9 @@ def _scatter_elements_update(node: Node) -> list[Shape]:
 
 @type_infer("ScatterElementsUpdate")
 def _scatter_elements_types(node: Node) -> list[str | None]:
-    t = in_type(node, 1)
-    if t is not None and E.is_real(t):  # is_integral: boolean passes
-        raise ShapeError(f"Indices element type must be integral_number, but is: {t}")
-    merged_type(node, 0, 2, "Data type and updates type are required to be the same. Got: {} and: {}")
-    return [in_type(node, 0)]
+    check_types(node, (1, NOT_REAL, "Indices element type must be integral_number, but is: {}"),  # boolean passes
+                (3, NOT_REAL, "Axis element type must be integral_number, but is: {}"))
+    return [merged_type(node, 0, 2, "Data type and updates type are required to be the same. Got: {} and: {}")]
 
 
 # -- Tile, Broadcast -----------------------------------------------------------------------------------
@@ -811,6 +810,16 @@ type_infer("StridedSlice")(data_type_with((1, INTEGRAL, "Begin mask must be an i
 
 
 # -- Reverse, ReverseSequence, OneHot --------------------------------------------------------------------
+@type_infer("Reverse")
+def _reverse_types(node: Node) -> list[str | None]:
+    if node.lower("mode", "index") == "mask":
+        check_types(node, (1, lambda t: t == E.BOOLEAN, "In 'mask' mode the second input must contain boolean values.",
+                           STRICT))
+    else:
+        check_types(node, (1, INTEGRAL, "In 'index' mode the second input must contain integer values."))
+    return [in_type(node, 0)]
+
+
 @shape_infer("Reverse")
 def _reverse(node: Node) -> list[Shape]:
     """``reverse_shape_inference.hpp``: the data shape; the axes within the rank (index mode) or one mask
@@ -879,10 +888,10 @@ def _one_hot(node: Node) -> list[Shape]:
 
 @type_infer("OneHot")
 def _one_hot_types(node: Node) -> list[str | None]:
-    t = in_type(node, 0)
-    if t is not None and E.is_real(t):  # is_integral: boolean passes
-        raise ShapeError("Indices must be integral element type.")
-    return [merged_type(node, 2, 3, "on_value element type must be compatible with off_value element type.")]
+    check_types(node, (0, NOT_REAL, "Indices must be integral element type."),  # is_integral: boolean passes
+                (1, NOT_REAL, "Depth must be integral element type."))
+    merged_type(node, 2, 3, "on_value element type must be compatible with off_value element type.")
+    return [in_type(node, 2)]  # on_value's own type, even where it is dynamic and off_value's is not
 
 
 # -- ShapeOf, Range, NonZero -----------------------------------------------------------------------------
@@ -948,7 +957,7 @@ def _range_0_types(node: Node) -> list[str | None]:
 def _range_types(node: Node) -> list[str | None]:
     for i, name in enumerate(("start", "stop", "step")):
         t = in_type(node, i)
-        if t == E.BOOLEAN or t == "string":
+        if t == E.BOOLEAN:  # string passes (measured)
             raise ShapeError(f"'{name}' input scalar should be a numeric type. Got: {t}")
     t = attr_type(node, "output_type", E.DYNAMIC)
     if t == E.BOOLEAN or t == "string":
@@ -1027,6 +1036,13 @@ def _topk_types(node: Node) -> list[str | None]:
     index = type_one_of(attr_type(node, "index_element_type", "i32"), INDEX_TYPES,
                         "Index element type attribute should be either 'i32' or 'i64'. Got: {}")
     return [in_type(node, 0), index]
+
+
+@type_infer("TopK", versions=(1,))
+def _topk_1_types(node: Node) -> list[str | None]:
+    check_types(node, (1, lambda t: t in ("i8", "i32", "i64"), "K input element type must be i8, i32 or i64 (got {}).",
+                       STRICT))
+    return _topk_types(node)
 
 
 @shape_infer("Bucketize")

@@ -26,8 +26,8 @@ from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
                       padded, padded_length, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
-from ..typerule import (INTEGRAL, attr_type, check_integral, data_type_with, in_type, known_type_one_of, merged_type,
-                        merged_types, type_one_of)
+from ..typerule import (INTEGRAL, REAL, STRICT, attr_type, check_integral, data_type_with, in_type, known_type_one_of,
+                        merged_type, merged_types, type_one_of)
 from .. import values as V
 from ..values import INT_RANGES, wrap
 
@@ -335,8 +335,8 @@ def _interpolate_v11(node: Node) -> list[Shape]:
 
 
 _INTERPOLATED = ("f32", "f16", "i8", "bf16", "u8", "i64", "i32", "f64", E.DYNAMIC)
-_SIZES = ("i32", "i64", "u32", "u64", E.DYNAMIC)
-_SCALES = ("f32", "f16", "bf16", E.DYNAMIC)
+_SIZES = ("i32", "i64", "u32", "u64")  # the dynamic type refused (measured)
+_SCALES = ("f32", "f16", "bf16")
 _SIZES_MESSAGE = "Sizes element type must be i32, i64, u32 or u64"
 _SCALES_MESSAGE = "Scales element type must be f32, f16 or bf16"
 _AXES_MESSAGE = "Axes element type must be i32, i64, u32 or u64"
@@ -407,9 +407,12 @@ def _pad(node: Node) -> list[Shape]:
 def _pad_types(node: Node) -> list[str | None]:
     check_integral(node, 1, "pads_begin must be an integral number, but is: {}).")
     check_integral(node, 2, "pads_end must be an integral number, but is: {}).")
-    if len(node.types) > 3:
-        merged_type(node, 0, 3, "Argument element types do not match (input arg element type: {}, arg_pad element "
-                                "type: {}).")
+    mode = node.lower("pad_mode", "constant")
+    if mode == "constant" and len(node.types) > 3:  # arg_pad is read in the constant mode only (measured)
+        return [merged_type(node, 0, 3, "Argument element types do not match (input arg element type: {}, arg_pad "
+                                        "element type: {}).")]
+    if mode != "constant" and in_type(node, 0) == "string":
+        raise ShapeError("Only CONSTANT pad mode is supported for element::string")
     return [in_type(node, 0)]
 
 
@@ -655,8 +658,16 @@ def _roi_pooling(node: Node) -> list[Shape]:
 
 @type_infer("ROIPooling")
 def _roi_pooling_types(node: Node) -> list[str | None]:
+    data, rois = in_type(node, 0), in_type(node, 1)
+    if data is not None and rois is not None and not (E.is_real(data) and E.is_real(rois)):  # dynamic refused
+        raise ShapeError(f"The data type for input and ROIs is expected to be a floating point type. Got: {data} and: "
+                         f"{rois}")
     return [merged_type(node, 0, 1, "Type of feature maps (inputs) and ROIs is expected to be the same. Got: {} "
                                     "and: {}")]
+
+
+type_infer("PSROIPooling")(data_type_with((0, REAL, "Feature maps' data type must be floating point. Got {}", STRICT),
+                                          (1, REAL, "Coords' data type must be floating point. Got {}", STRICT)))
 
 
 @shape_infer("PSROIPooling")
@@ -751,6 +762,10 @@ def _deformable_psroi_pooling(node: Node) -> list[Shape]:
 
 
 # -- ReorgYolo, RegionYolo ------------------------------------------------------------------------------
+type_infer("RegionYolo")(data_type_with((0, REAL, "Type of input is expected to be a floating point type. Got: {}",
+                                         STRICT)))
+
+
 @shape_infer("ReorgYolo")
 def _reorg_yolo(node: Node) -> list[Shape]:
     """ReorgYolo-2 (reorg_yolo_shape_inference.hpp): ``[N, C * stride**2, H / stride, W / stride]`` with

@@ -14,7 +14,7 @@ from ...core import etypes as E
 from ...core.dims import Dim, Shape
 from ..dimops import add, floor_div, length, normalize_axis, sub
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import in_type
+from ..typerule import IS_INDEX, REAL, check_types, data_type_with, in_type, merged_type
 
 
 def _static(shape: Shape) -> bool:
@@ -55,54 +55,6 @@ def fft_validation(node: Node, complex_input: bool) -> list[int] | None:
         if _static(axes_shape) and _static(size_shape) and axes_shape[0] != size_shape[0]:  # type: ignore[index]
             raise ShapeError("Sizes of inputs 'axes' and 'signal_size' must be equal.")
     return axes if axes_shape is not None else None
-
-
-def _known(node: Node, i: int) -> str | None:
-    """Input ``i``'s element type where known and not dynamic (what a type check can judge); else None."""
-    t = in_type(node, i)
-    return None if t == E.DYNAMIC else t
-
-
-def _index_inputs(node: Node, first: int, message: str) -> None:
-    """Inputs ``first`` on i32 or i64 (dynamic passes); ``message`` formatted with the port where one is not."""
-    for i in range(first, len(node.types)):
-        t = _known(node, i)
-        if t is not None and t not in ("i32", "i64"):
-            raise ShapeError(message.format(i))
-
-
-_FFT_INDEX = ("axes", "signal_size")
-
-
-@type_infer("DFT", "IDFT", versions=(7,))
-@type_infer("RDFT", "IRDFT", versions=(9,))
-def _fft_types(node: Node) -> list[str | None]:
-    """``fft_common_validation::validate_types``: the data f32, f16 or bf16, the axes and signal sizes i32 or i64
-    (dynamic passes); the output of the data's type."""
-    t = _known(node, 0)
-    if t is not None and t not in ("f32", "f16", "bf16"):
-        raise ShapeError("FFT op input element type must be f32, f16, or bf16")
-    for i in (1, 2):
-        index = _known(node, i)
-        if index is not None and index not in ("i32", "i64"):
-            raise ShapeError(f"FFT op {_FFT_INDEX[i - 1]} element type must be i32 or i64")
-    return [in_type(node, 0)]
-
-
-@type_infer("STFT", versions=(15,))
-@type_infer("ISTFT", versions=(16,))
-def _stft_types(node: Node) -> list[str | None]:
-    """``STFT``/``ISTFT::validate_and_infer_types``: the signal (data) floating-point, the window of its type, the frame
-    size, step (and signal length) i32 or i64; the output the merge of the signal's and the window's types."""
-    what = "signal" if node.type.lower() == "stft" else "data"
-    data, window = _known(node, 0), _known(node, 1)
-    if data is not None and not E.is_real(data):
-        raise ShapeError(f"Expected floating point type of the '{what}' input.")
-    if window is not None and (not E.is_real(window) or E.merge(data or E.DYNAMIC, window) is False):
-        raise ShapeError(f"Expected floating point type of the 'window' input, matching the type of `{what}` input.")
-    _index_inputs(node, 2, "Expected i32 or i64 type of the input at port: {}")
-    out = E.merge(in_type(node, 0), in_type(node, 1))
-    return [None if out is False else out]  # type: ignore[list-item]
 
 
 def _sized(node: Node, out: list[Dim], axes: list[int]) -> list[int] | None:
@@ -267,3 +219,28 @@ def _istft(node: Node) -> list[Shape]:
             out = sub(out, Dim.of(size & ~1))
     return [[out] if len(data) == 3 else [data[0], out]]
 
+
+
+# -- their types: ``fft_base.cpp`` (DFT, IDFT, RDFT, IRDFT), ``stft.cpp``, ``istft.cpp`` -------------------------
+_FFT_REAL = ("f32", "f16", "bf16")
+type_infer("DFT", "IDFT", "RDFT", "IRDFT")(data_type_with(
+    (0, lambda t: t in _FFT_REAL, "FFT op input element type must be f32, f16, or bf16"),
+    (1, IS_INDEX, "FFT op axes element type must be i32 or i64"),
+    (2, IS_INDEX, "FFT op signal_size element type must be i32 or i64")))
+
+
+def _stft_types(data: str):
+    """STFT's and ISTFT's rule: ``data`` and the window of one real type (the output's), the sizes i32 or i64."""
+    def rule(node: Node) -> list[str | None]:
+        check_types(node, (0, REAL, f"Expected floating point type of the '{data}' input."))
+        out = merged_type(node, 0, 1, f"Expected floating point type of the 'window' input, matching the type of "
+                                      f"`{data}` input.")
+        check_types(node, (1, REAL, f"Expected floating point type of the 'window' input, matching the type of "
+                                    f"`{data}` input."),
+                    *((i, IS_INDEX, f"Expected i32 or i64 type of the input at port: {i}") for i in range(2, 5)))
+        return [out]
+    return rule
+
+
+type_infer("STFT", versions=(15,))(_stft_types("signal"))
+type_infer("ISTFT", versions=(16,))(_stft_types("data"))

@@ -14,7 +14,7 @@ from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import add, merge_into, normalize_axis, rank_is, shapes_compatible
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import in_type
+from ..typerule import IS_INDEX, INTEGRAL, STRICT, check_types, data_type_with, equal_types, in_type, merged_type
 from .movement import slice_dim
 
 
@@ -108,50 +108,49 @@ def _segments_sum(node: Node) -> list[Shape]:
     return [[count[0] if count is not None else Dim.dynamic()] + list(table[1:])]
 
 
-def _index_type(node: Node, i: int, name: str) -> str | None:
-    """Input ``i``, ``name`` in OpenVINO's messages, i32 or i64 (a dynamic type is refused too); its type."""
-    t = in_type(node, i)
-    if t is not None and t not in ("i32", "i64"):
-        raise ShapeError(f"{name.upper()} type must be i32 or i64")
-    return t
+# -- their types: ``embeddingbag_offsets_base.cpp``, ``embeddingbag_packed_base.cpp``, ``embedding_segments_sum.cpp``
+def _index_inputs(node: Node, names: tuple[str, ...]) -> None:
+    """Each index input (1, 2, ...: those present) i32 or i64, the dynamic type refused."""
+    check_types(node, *((i + 1, IS_INDEX, f"{name} type must be i32 or i64", STRICT) for i, name in enumerate(names)
+                        if i + 1 < len(node.types)))
 
 
-def _embedding_types(node: Node, ids: tuple[tuple[int, str], ...], weights: int) -> list[str | None]:
-    """``EmbeddingBag*Base`` and ``EmbeddingSegmentsSum::validate_and_infer_types``: every index input (``ids``: port,
-    name; the first the indices) i32 or i64 and of the indices' type (the segment count of the segment ids'), the
-    per-sample weights (input ``weights``, where given) of the table's type; the output of the table's type."""
-    types = list(node.types) + [None] * 6
-    present = [(i, name) for i, name in ids if i < len(node.inputs)]
-    for i, name in present:
-        _index_type(node, i, name)
-    first = types[present[0][0]]
-    for i, name in present[1:]:
-        other, against = (types[2], "Segment_ids") if name == "num_segments" else (first, "indices")
-        if types[i] is not None and other is not None and types[i] != other:
-            raise ShapeError(f"{name.capitalize()} element type ({types[i]}) must match {against} element type "
-                             f"({other})")
-    table, weight = types[0], types[weights] if weights < len(node.inputs) else None
-    if E.merge(table, weight) is False:
-        raise ShapeError(f"Per sample weight element type ({weight}) must match embedding table element type "
-                         f"({table})")
-    return [table]
+def _same_index(node: Node, i: int, j: int, message: str) -> None:
+    if max(i, j) < len(node.types):
+        equal_types(node, (i, j), message)
+
+
+def _table_type(node: Node, weights: int) -> list[str | None]:
+    """The table's type, once the per-sample weights (input ``weights``, where present) are of it."""
+    if weights < len(node.types):
+        merged_type(node, weights, 0, "Per sample weight element type ({}) must match embedding table element type "
+                                      "({})")
+    return [in_type(node, 0)]
 
 
 @type_infer("EmbeddingBagOffsetsSum", versions=(3,))
 @type_infer("EmbeddingBagOffsets", versions=(15,))
-def _bag_offsets_types(node: Node) -> list[str | None]:
-    return _embedding_types(node, ((1, "indices"), (2, "offsets"), (3, "default_index")), 4)
+def _embedding_offsets_types(node: Node) -> list[str | None]:
+    _index_inputs(node, ("INDICES", "OFFSETS", "DEFAULT_INDEX"))
+    _same_index(node, 2, 1, "Offsets element type ({}) must match indices element type ({})")
+    _same_index(node, 3, 1, "Default_index element type ({}) must match indices element type ({})")
+    return _table_type(node, 4)
 
 
 @type_infer("EmbeddingBagPackedSum", versions=(3,))
 @type_infer("EmbeddingBagPacked", versions=(15,))
-def _bag_packed_types(node: Node) -> list[str | None]:
-    return _embedding_types(node, ((1, "indices"),), 2)
+def _embedding_packed_types(node: Node) -> list[str | None]:
+    _index_inputs(node, ("INDICES",))
+    return _table_type(node, 2)
 
 
 @type_infer("EmbeddingSegmentsSum", versions=(3,))
-def _segments_sum_types(node: Node) -> list[str | None]:
-    return _embedding_types(node, ((1, "indices"), (2, "segment_ids"), (3, "num_segments"), (4, "default_index")), 5)
+def _embedding_segments_types(node: Node) -> list[str | None]:
+    _index_inputs(node, ("INDICES", "SEGMENT_IDS", "NUM_SEGMENTS", "DEFAULT_INDEX"))
+    _same_index(node, 2, 1, "Segment_ids element type ({}) must match indices element type ({})")
+    _same_index(node, 3, 2, "Num_segments element type ({}) must match Segment_ids element type ({})")
+    _same_index(node, 4, 1, "Default_index element type ({}) must match indices element type ({})")
+    return _table_type(node, 5)
 
 
 @shape_infer("SegmentMax", versions=(16,))
@@ -186,6 +185,11 @@ def _segment_max(node: Node) -> list[Shape]:
             raise Undecided("no segment ids: OpenVINO reads the largest of none")
         first = Dim.of(max(ids) + 1)
     return [[first] + list(data[1:])]
+
+
+type_infer("SegmentMax", versions=(16,))(data_type_with(
+    (1, IS_INDEX, "The element type of the segment_ids input be i32 or i64. Got: {}"),
+    (2, IS_INDEX, "The element type of the num_segments input be i32 or i64. Got: {}")))
 
 
 @shape_infer("SparseFillEmptyRows", versions=(16,))
@@ -234,41 +238,20 @@ def _sparse_fill_empty_rows(node: Node) -> list[Shape]:
     return [[n_indices, Dim.of(2)], [n_values], [rows]]
 
 
-@type_infer("SegmentMax", versions=(16,))
-def _segment_max_types(node: Node) -> list[str | None]:
-    """The segment ids and count i32 or i64 (dynamic passes); the output of the data's type."""
-    for i, name in ((1, "segment_ids"), (2, "num_segments")):
-        t = in_type(node, i)
-        if t is not None and t not in ("i32", "i64", E.DYNAMIC):
-            raise ShapeError(f"The element type of the {name} input be i32 or i64. Got: {t}")
-    return [in_type(node, 0)]
-
-
 @type_infer("SparseFillEmptyRows", versions=(16,))
 def _sparse_fill_empty_rows_types(node: Node) -> list[str | None]:
     """The dense shape and the indices of one type (dynamic gives way), i32 or i64; the output indices of the
     indices' type, the values of the values', the indicator boolean."""
-    types = list(node.types) + [None] * 4
-    merged = E.merge(types[1], types[2])
-    if merged is False:
-        raise ShapeError("The element types of the dense_shape and indices inputs must match. Got: "
-                         f"{types[1]} and {types[2]}")
+    merged = merged_type(node, 1, 2, "The element types of the dense_shape and indices inputs must match. Got: {} "
+                                     "and {}")
     if merged not in (None, E.DYNAMIC, "i32", "i64"):
         raise ShapeError(f"The element type of the indices and dense_shape inputs must be i32 or i64. Got: {merged}")
-    return [types[2], types[0], E.BOOLEAN]
-
-
-@type_infer("SliceScatter", versions=(15,))
-def _slice_scatter_types(node: Node) -> list[str | None]:
-    """Start, stop, step and axes integral (dynamic passes; the updates are not checked); the data's type."""
-    for i in range(2, len(node.types)):
-        t = node.types[i]
-        if t is not None and t != E.DYNAMIC and not E.is_integral_number(t):
-            raise ShapeError(f"SliceScatter `{_SCATTER_INPUTS[i - 2]}` input type must be integer.")
-    return [in_type(node, 0)]
+    return [in_type(node, 2), in_type(node, 0), E.BOOLEAN]
 
 
 _SCATTER_INPUTS = ("start", "stop", "step", "axes")
+type_infer("SliceScatter", versions=(15,))(data_type_with(
+    *((i, INTEGRAL, f"SliceScatter `{name}` input type must be integer.") for i, name in enumerate(_SCATTER_INPUTS, 2))))
 
 
 @shape_infer("SliceScatter", versions=(15,))

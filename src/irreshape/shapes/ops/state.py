@@ -90,7 +90,11 @@ def _read_value_3(node: Node) -> list[Shape]:
 @type_infer("ReadValue")
 def _read_value_types(node: Node) -> list[str | None]:
     t = attr_type(node, "variable_type", E.DYNAMIC)
-    return [in_type(node, 0) if t == E.DYNAMIC else t]
+    init = in_type(node, 0)
+    if t != E.DYNAMIC and init is not None and init != t:  # ReadValue-6's initialiser: the variable's type relaxes it
+        raise ShapeError("The type specified in the Variable has to extend (relax) the type inferred from the "
+                         f"initializing subgraph. Variable type: {t} Initialization type: {init}")
+    return [init if t == E.DYNAMIC else t]
 
 
 @shape_infer("Assign", versions=(6,))

@@ -93,6 +93,15 @@ _RAGGED_STRINGS = ["i32", "i32", "i32", "i32", "u8"]
 
 @type_infer("StringTensorUnpack")
 def _string_unpack_types(node: Node) -> list[str | None]:
+    """Either op: openvino-tokenizers' own (``version="extension"``) also unpacks a u8 blob of packed strings."""
+    return list(_STRINGS)
+
+
+@type_infer("StringTensorUnpack", versions=(15,))
+def _string_unpack_15_types(node: Node) -> list[str | None]:
+    t = in_type(node, 0)
+    if t is not None and t != "string":
+        raise ShapeError(f"StringTensorUnpack expects a tensor with string elements. Got: {t}")
     return list(_STRINGS)
 
 
@@ -112,6 +121,17 @@ def _string_tensor_pack(node: Node) -> list[Shape]:
 
 @type_infer("StringTensorPack")
 def _string_pack_types(node: Node) -> list[str | None]:
+    return ["string"]
+
+
+@type_infer("StringTensorPack", versions=(15,))
+def _string_pack_15_types(node: Node) -> list[str | None]:
+    begins, ends, symbols = (in_type(node, i) for i in range(3))
+    if begins is not None and ends is not None and (begins != ends or begins not in ("i32", "i64")):
+        raise ShapeError("The element types of the begins and ends input tensors must match and be of i32 or i64 "
+                         f"type. Got: {begins} and {ends}")
+    if symbols is not None and symbols != "u8":
+        raise ShapeError(f"StringTensorPack expects a tensor with ov::element::u8 elements. Got: {symbols}")
     return ["string"]
 
 

@@ -160,6 +160,9 @@ def _batch_norm(node: Node) -> list[Shape]:
     """``batch_norm_shape_inference.hpp``: gamma, beta, mean and variance (v0: inputs 0, 1, 3, 4 around the data at
     2; v5: inputs 1-4 after the data at 0) merged into one 1-D shape whose length merges into the data's channels
     (dim 1, at least 1); the output the data shape with those channels."""
+    epsilon = node.float("epsilon")
+    if not epsilon >= 0:  # NaN too
+        raise ShapeError(f"Attribute 'epsilon' must be non negative value. Got: {epsilon:g}")
     data_port, channel_ports = (2, (0, 1, 3, 4)) if node.version == 0 else (0, (1, 2, 3, 4))
     data = node.input(data_port)
     channel = Dim.dynamic()

@@ -36,8 +36,8 @@ class _Attrs:
     """The attributes of ``ConvolutionBase`` (and ``ConvolutionBackPropBase``) as the IR gives them."""
 
     def __init__(self, node: Node, backprop: bool = False) -> None:
-        self.strides = node.ints("strides")
-        self.dilations = node.ints("dilations")
+        self.strides = [v % (1 << 64) for v in node.ints("strides")]  # Strides: size_t
+        self.dilations = [v % (1 << 64) for v in node.ints("dilations")]
         self.pads_begin = node.ints("pads_begin")
         self.pads_end = node.ints("pads_end")
         self.output_padding = node.ints("output_padding") if backprop else []
@@ -131,8 +131,8 @@ def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim
         if dim.is_static and kernel.is_static and kernel.lo > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {kernel.lo}) larger than the data shape "
                              f"after padding (dim: {dim}) at axis {i}.")
-        if huge[i]:  # one window where the dims are static (measured), else not known
-            if not (dim.is_static and kernel.is_static):
+        if huge[i]:  # written -1: one window where the dims are static (measured), else not known
+            if not (dim.is_static and kernel.is_static and a.strides[i] == (1 << 64) - 1):
                 raise Undecided(f"a stride of {a.strides[i]}")
             out.append(Dim.of(1))
             continue

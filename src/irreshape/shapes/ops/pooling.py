@@ -122,11 +122,11 @@ def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, p
             raise ShapeError(f"Kernel after dilation is sometimes entirely in the padding area for axis {axis} "
                              f"(dilated kernel dimension: {dilated}, padding below dimension: {pad_begin}, "
                              f"padding above dimension: {pad_end}) and this is not allowed.")
-    if dilated >= 1 << 63 or stride >= 1 << 63:
-        if rounding == "floor" and d.is_static:  # a static window count under a huge stride: one (measured)
-            return Dim.of(1)
+    if (dilated >= 1 << 63 and kernel >= 1) or stride >= 1 << 63:
+        if stride == _SIZE - 1 and dilated < 1 << 63 and d.is_static:  # written -1: one window (measured, each
+            return Dim.of(1)                                               # rounding); other strides vary
         raise Undecided(f"a dilated kernel of {dilated} and a stride of {stride}")
-    dim = (floor_div if rounding == "floor" else ceil_div)(sub(dim, Dim.of(dilated)), stride)
+    dim = (floor_div if rounding == "floor" else ceil_div)(sub(dim, Dim.of(wrap(dilated, "i64"))), stride)
     if rounding != "ceil_torch":
         return add(dim, Dim.of(1))
 

@@ -111,12 +111,21 @@ def _fake_quantize(node: Node) -> list[Shape]:
              "IsNaN", "Log", "LogicalNot", "Mish", "Negative", "ReLU", "Round", "Sigmoid", "Sign", "Sin",
              "Sinh", "SoftPlus", "SoftSign", "Sqrt", "Tan", "Tanh", "ConvertLike", "CumSum", "PReLU", "Selu", "ErfInv",
              "Identity")
-@shape_infer("MVN", versions=(0,))
 @passthrough
 def _same(node: Node) -> list[Shape]:
     """``copy_shape_infer`` / ``validate_and_infer_types`` of the op: input 0's shape, unchecked (PReLU
-    does not check its slope, CumSum its axis, Selu its alpha and lambda, MVN-0 its attributes; Identity-16's
+    does not check its slope, CumSum its axis, Selu its alpha and lambda; Identity-16's
     ``identity_shape_inference.hpp``)."""
+    return [node.input(0)]
+
+
+@shape_infer("MVN", versions=(0,))
+@passthrough
+def _mvn_0(node: Node) -> list[Shape]:
+    """MVN-0: input 0's shape, its attributes unchecked; one input alone (read_model refuses an MVN-6's two
+    written as MVN-0, measured)."""
+    if len(node.inputs) != 1:
+        raise ShapeError(f"Expected 1 element in new_args for the MVN op but got {len(node.inputs)}")
     return [node.input(0)]
 
 

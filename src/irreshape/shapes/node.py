@@ -50,6 +50,15 @@ class Undecided(Exception):
 
 
 _ABSENT = object()
+
+
+def size_dim(v: int) -> Dim:
+    """A ``size_t`` made a dimension as OpenVINO makes it, ``Dimension(static_cast<int64_t>(v))``: 2**64 - 1
+    (an attribute written -1) is ``?``; any other value past int64 is undecided."""
+    n = wrap(v, "i64")
+    if n < -1:
+        raise Undecided(f"a dimension of {v} (int64 {n})")
+    return Dim.of(n)
 # the Const types whose values shape inference cannot read (``get_raw_data_as``: "Element not supported"; u4, i4 and
 # nf4 it reads), measured on Transpose, Reshape, Unsqueeze and Range (a string Const, where its bytes are no packed
 # strings, is refused even before): where irreshape has no value for such a Const, its consumer is refused
@@ -167,6 +176,10 @@ class Node:
     def int(self, name: str, default: int | None = None) -> int:
         v = self._typed(name, _is_int)
         return v if v is not _ABSENT else self._parsed(name, default, int, "an integer", scalar=True)
+
+    def size_dim(self, name: str, default: int | None = None) -> Dim:
+        """A ``size_t`` attribute made a dimension (:func:`size_dim`)."""
+        return size_dim(self.int(name, default))
 
     def float(self, name: str, default: float | None = None) -> float:
         v = self._typed(name, _is_real)

@@ -294,7 +294,7 @@ def split(data: Tensor, axis: Tensor, parts: int | Tensor) -> list[Tensor]:
     ax = _axis(_ints(axis, "axis")[0], len(data.shape))
     n = data.shape[ax]
     if isinstance(parts, int):
-        if parts <= 0 or n % parts:
+        if not 0 < parts < 1 << 31 or n % parts:  # num_splits is a size_t
             raise Unsupported(f"Split of a dim of {n} into {parts} parts")
         lengths = [n // parts] * parts
     else:

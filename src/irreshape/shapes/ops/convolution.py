@@ -39,8 +39,8 @@ class _Attrs:
     """The attributes of ``ConvolutionBase`` (and ``ConvolutionBackPropBase``) as the IR gives them."""
 
     def __init__(self, node: Node, backprop: bool = False) -> None:
-        self.strides = node.ints("strides")
-        self.dilations = node.ints("dilations")
+        self.strides = [v % (1 << 64) for v in node.ints("strides")]  # Strides: size_t
+        self.dilations = [v % (1 << 64) for v in node.ints("dilations")]
         self.pads_begin = node.ints("pads_begin")
         self.pads_end = node.ints("pads_end")
         self.output_padding = node.ints("output_padding") if backprop else []
@@ -49,9 +49,6 @@ class _Attrs:
         self.auto_pad = "explicit" if text is None else text.lower()
         if self.auto_pad not in _PAD_TYPES:
             raise ShapeError(f'"{text}" is not a member of enum ov::op::PadType')
-        if any(v < 0 for v in self.strides + self.dilations):
-            # read into size_t, then used both as size_t and as int64 (Dimension::value_type)
-            raise Undecided("negative strides or dilations")
 
     @property
     def same(self) -> bool:
@@ -86,6 +83,9 @@ class _Attrs:
             raise ShapeError(f"Filter dilations has zero dimension(s). {self.dilations}")
         if self.backprop and len(self.output_padding) != n:
             raise ShapeError("Output padding should be defined for all and only spatial dimensions.")
+        if any(v >= 1 << 63 for v in self.dilations + (self.strides if self.backprop else [])):
+            # size_t written negative (the schema wraps it), then used both as size_t and as int64
+            raise Undecided("negative strides or dilations")
 
     def padding(self) -> list[int]:
         """Per axis, the int64 sum of the pads the output dims are computed with (``apply_padding``: the
@@ -120,7 +120,10 @@ def _last(shape: Shape, n: int, what: str) -> list[Dim]:
 def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim]:
     """``convolution::append_spatial_shape`` of a forward convolution (``convolution_shape_inference_util``)."""
     data_dims = _last(data, n, "data")
+    huge = [s >= 1 << 63 for s in a.strides]  # a size_t stride written negative
     if a.same:
+        if any(huge):
+            raise Undecided("SAME pads of a stride past int64")
         return [ceil_div(d, s) for d, s in zip(data_dims, a.strides)]
     filter_dims = _last(filters, n, "filter")
     padding = a.padding()
@@ -131,6 +134,11 @@ def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim
         if dim.is_static and kernel.is_static and kernel.lo > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {kernel.lo}) larger than the data shape "
                              f"after padding (dim: {dim}) at axis {i}.")
+        if huge[i]:  # written -1: one window where the dims are static (measured), else not known
+            if not (dim.is_static and kernel.is_static and a.strides[i] == (1 << 64) - 1):
+                raise Undecided(f"a stride of {a.strides[i]}")
+            out.append(Dim.of(1))
+            continue
         out.append(add(floor_div(sub(dim, kernel), a.strides[i]), Dim.of(1)))
     return out
 

@@ -330,7 +330,7 @@ def _proposal_boxes(node: Node) -> list[Dim]:
     batch = _DYN
     for dim in batches:  # compatible, as checked
         batch = merge(batch, dim) or batch
-    return [batch * Dim.of(node.int("post_nms_topn")), Dim.of(5)]
+    return [batch * node.size_dim("post_nms_topn"), Dim.of(5)]
 
 
 @shape_infer("Proposal", versions=(0,))
@@ -732,7 +732,7 @@ def _ed_detection_output(node: Node) -> list[Shape]:
             raise ShapeError("The first dimension of inputs 'input_rois', 'input_deltas', 'input_scores' must "
                              f"be the compatible. input_rois batch: {rois[0]}; input_deltas batch: "
                              f"{deltas[0]}; input_scores batch: {scores[0]}")
-    count = Dim.of(node.int("max_detections_per_image"))
+    count = node.size_dim("max_detections_per_image")
     return [[count, Dim.of(4)], [count], [count]]
 
 
@@ -863,7 +863,7 @@ def _ed_topk_rois(node: Node) -> list[Shape]:
     if rois is not None and probs is not None and not compatible(rois[0], probs[0]):
         raise ShapeError(f"Number of rois and number of probabilities should be equal. Got: {rois[0]} "
                          f"{probs[0]}")
-    return [[Dim.of(node.int("max_rois")), Dim.of(4)]]
+    return [[node.size_dim("max_rois"), Dim.of(4)]]
 
 
 # -- CTC -----------------------------------------------------------------------------------------------
@@ -1006,7 +1006,7 @@ def _hidden_from_attribute(node: Node, shapes: list[list[Dim]]) -> list[list[Dim
     """LSTMCell: a hidden size the inputs leave dynamic comes from the ``hidden_size`` attribute (0 where
     the IR has none)."""
     if shapes[0][1].is_dynamic:
-        hidden = Dim.of(node.int("hidden_size"))
+        hidden = node.size_dim("hidden_size")
         return [[batch, hidden] for batch, _ in shapes]
     return shapes
 
@@ -1018,6 +1018,13 @@ def _lstm_cell_v0(node: Node) -> list[list[Dim]]:
     inputs = list(node.inputs)
     if len(inputs) in (5, 6):
         hidden_size = node.int("hidden_size")
+        for times in (3, 4)[:7 - len(inputs)]:  # Constants of [3 * hidden_size] (P) and [4 * hidden_size] (B)
+            count = times * hidden_size % (1 << 64)  # size_t
+            if count >= 1 << 50:  # its bytes past any memory (a size_t written negative)
+                et = node.types[0] if node.types and node.types[0] else "f32"
+                raise ShapeError(f"Cannot allocate memory for type: {et} and shape: [{count}]")
+            if count >= 1 << 31:
+                raise Undecided(f"a default B or P of {count} elements")
         inputs += [[Dim.of(4 * hidden_size)], [Dim.of(3 * hidden_size)]][len(inputs) - 5:]
     if len(inputs) != 7:
         raise ShapeError(f"LSTMCell-0 with {len(inputs)} inputs")

@@ -164,11 +164,10 @@ def _fake_quantize(node: Node) -> list[Shape]:
              "IsNaN", "Log", "LogicalNot", "Mish", "Negative", "ReLU", "Round", "Sigmoid", "Sign", "Sin",
              "Sinh", "SoftPlus", "SoftSign", "Sqrt", "Tan", "Tanh", "ConvertLike", "CumSum", "PReLU", "Selu", "ErfInv",
              "Identity")
-@shape_infer("MVN", versions=(0,))
 @passthrough
 def _same(node: Node) -> list[Shape]:
     """``copy_shape_infer`` / ``validate_and_infer_types`` of the op: input 0's shape, unchecked (PReLU
-    does not check its slope, CumSum its axis, Selu its alpha and lambda, MVN-0 its attributes; Identity-16's
+    does not check its slope, CumSum its axis, Selu its alpha and lambda; Identity-16's
     ``identity_shape_inference.hpp``)."""
     return [node.input(0)]
 
@@ -248,6 +247,16 @@ type_infer("CumSum")(data_type_with((1, IS_INDEX, "axis element type must be eit
                                      STRICT)))
 
 
+@shape_infer("MVN", versions=(0,))
+@passthrough
+def _mvn_0(node: Node) -> list[Shape]:
+    """MVN-0: input 0's shape, its attributes unchecked; one input alone (read_model refuses an MVN-6's two
+    written as MVN-0, measured)."""
+    if len(node.inputs) != 1:
+        raise ShapeError(f"Expected 1 element in new_args for the MVN op but got {len(node.inputs)}")
+    return [node.input(0)]
+
+
 @shape_infer("ConvertPromoteTypes")
 def _convert_promote_types(node: Node) -> list[Shape]:
     """``ConvertPromoteTypes::validate_and_infer_types`` (opset14): each output keeps its input's shape, unchecked
@@ -308,6 +317,9 @@ def _batch_norm(node: Node) -> list[Shape]:
     """``batch_norm_shape_inference.hpp``: gamma, beta, mean and variance (v0: inputs 0, 1, 3, 4 around the data at
     2; v5: inputs 1-4 after the data at 0) merged into one 1-D shape whose length merges into the data's channels
     (dim 1, at least 1); the output the data shape with those channels."""
+    epsilon = node.float("epsilon")
+    if not epsilon >= 0:  # NaN too
+        raise ShapeError(f"Attribute 'epsilon' must be non negative value. Got: {epsilon:g}")
     data_port, channel_ports = (2, (0, 1, 3, 4)) if node.version == 0 else (0, (1, 2, 3, 4))
     data = node.input(data_port)
     channel = Dim.dynamic()

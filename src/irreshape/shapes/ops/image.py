@@ -53,8 +53,9 @@ def _grid_sample(node: Node) -> list[Shape]:
 
 def _two(node: Node, name: str) -> list[int]:
     values = node.ints(name)
-    if len(values) < 2:
-        raise Undecided(f"Col2Im with fewer than 2 {name} reads past them")
+    if len(values) < 2:  # an attribute missing is empty
+        raise ShapeError(f"Col2Im reads 2 {name} of the {len(values)} given: read_model reads past their end "
+                         "(undefined behaviour), where it crashes or refuses the layer")
     return values
 
 

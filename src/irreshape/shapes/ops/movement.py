@@ -112,6 +112,8 @@ def _split(node: Node) -> list[Shape]:
         raise ShapeError(f"'axis' input must be a scalar. Got: {node.input(1)}")
     axis = _split_axis(node, data)
     if axis is None:
+        if parts >= 1 << 31:
+            raise Undecided(f"num_splits={parts}")
         return [_dyn(None if data is None else len(data))] * parts
     d = data[axis]  # type: ignore[index]
     if d.is_static:
@@ -124,6 +126,8 @@ def _split(node: Node) -> list[Shape]:
             raise ShapeError("The interval maximum of the dimension for data input shape along 'axis' must be "
                              f"greater or equal to 'num_splits' attribute. Got: {d} and {parts}")
         each = Dim(_f32_share(d.lo, parts), d.hi if d.hi == INF else _f32_share(d.hi, parts))
+    if parts >= 1 << 31:  # a size_t written negative: as many outputs
+        raise Undecided(f"num_splits={parts}")
     out = list(data)
     out[axis] = each
     return [out] * parts
@@ -240,7 +244,12 @@ def _gather(node: Node) -> list[Shape]:
     rank = len(data) + len(indices) - 1 - batch_dims
     if rank < 0:
         raise ShapeError("vector::_M_default_append")  # PartialShape::resize of a negative rank
-    if rank > V.MAX_ELEMENTS:  # a batch_dims far below -rank (past int64, which OpenVINO cannot even parse)
+    if rank > V.MAX_ELEMENTS:  # a batch_dims far below -rank: PartialShape::resize, then indices[batch_dims]
+        if rank > (1 << 63) // 32:  # past vector<Dimension>::max_size (32-byte dims)
+            raise ShapeError("vector::_M_default_append")
+        if axis is not None and batch_dims < -len(indices):
+            raise ShapeError(f"Accessing out-of-range dimension (std::bad_alloc first where a shape of rank {rank} "
+                             "does not fit in memory)")
         raise Undecided(f"batch_dims={batch_dims} makes a rank of {rank}")
     out = [Dim.dynamic()] * rank
     i = 0

@@ -25,7 +25,7 @@ from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
                       padded, padded_length, sub)
-from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
+from ..node import Node, ShapeError, Undecided, shape_infer, size_dim, type_infer, value_eval
 from ..typerule import (INTEGRAL, REAL, STRICT, attr_type, check_integral, data_type_with, in_type, known_type_one_of,
                         merged_type, merged_types, type_one_of)
 from .. import values as V
@@ -63,21 +63,14 @@ def _checked_div(d: Dim, divisor: int) -> Dim:
 
 # -- attributes and input values --------------------------------------------------------------------
 def _sizes(node: Node, name: str) -> list[int]:
-    """A ``Shape``/``Strides`` attribute (size_t elements: the schema reads a negative one wrapped around)."""
-    values = node.a[name] if name in node.a else node.ints(name)
-    if any(v < 0 or v >= 1 << 63 for v in values):
-        if name.startswith("pads") and name in node.a:  # a pad past int64 makes an output dim OpenVINO cannot size
-            raise ShapeError("Cannot get length of dynamic dimension")
-        raise Undecided(f"attribute {name}={node.attr(name)!r} has a negative element for an unsigned list")
-    return values
+    """A ``Shape``/``Strides`` attribute (size_t elements: the schema reads a negative one wrapped around; each
+    shape function decides on the values past int64 that OpenVINO uses as int64)."""
+    return [v % _SIZE for v in (node.a[name] if name in node.a else node.ints(name))]
 
 
 def _size(node: Node, name: str, default: int | None = None) -> int:
-    """A ``size_t`` attribute."""
-    value = node.int(name, default)
-    if value < 0:
-        raise Undecided(f"attribute {name}={value} is negative for an unsigned value")
-    return value
+    """A ``size_t`` attribute (the schema reads a negative one wrapped around)."""
+    return node.int(name, default) % _SIZE
 
 
 def _enum(node: Node, name: str, default: str, allowed: Sequence[str]) -> str:
@@ -113,10 +106,18 @@ def _same_padding(d: Dim, kernel: int, dilation: int, stride: int) -> tuple[int,
 
 def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, pad_end: int,
               rounding: str, exclude_pad: bool, axis: int) -> Dim:
-    """``pooling::append_spatial_shape`` for one spatial dim with explicit pads."""
-    dilated = dilation * (kernel - 1) + 1 if kernel >= 1 else _SIZE - 1  # size_t inf_bound
-    dim = add(d, Dim.of(pad_begin + pad_end))
+    """``pooling::append_spatial_shape`` for one spatial dim with explicit pads (size_t attributes, so a value
+    written negative is past int64)."""
+    dilated = (dilation * (kernel - 1) + 1) % _SIZE if kernel >= 1 else _SIZE - 1  # size_t inf_bound
+    pads = wrap(pad_begin + pad_end, "i64")  # made a Dimension: -1 is dynamic, a sum past int64 infinite
+    if d.is_static and (pads == -1 or d.lo + pads >= INT_RANGES["i64"][1]):
+        raise ShapeError("Cannot get length of dynamic dimension")
+    if pads < 0:
+        raise Undecided(f"pads of {pad_begin} and {pad_end}")
+    dim = add(d, Dim.of(pads))
     if d.is_static:
+        if dilated == 0:
+            raise ShapeError(f"Kernel after dilation has dimension less than 1 (dim: 0) at axis {axis}.")
         if dilated > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {dilated}) larger than the data shape "
                              f"after padding (dim: {dim}) at axis {axis}.")
@@ -124,6 +125,10 @@ def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, p
             raise ShapeError(f"Kernel after dilation is sometimes entirely in the padding area for axis {axis} "
                              f"(dilated kernel dimension: {dilated}, padding below dimension: {pad_begin}, "
                              f"padding above dimension: {pad_end}) and this is not allowed.")
+    if (dilated >= 1 << 63 and kernel >= 1) or stride >= 1 << 63:
+        if stride == _SIZE - 1 and dilated < 1 << 63 and d.is_static:  # written -1: one window (measured, each
+            return Dim.of(1)                                               # rounding); other strides vary
+        raise Undecided(f"a dilated kernel of {dilated} and a stride of {stride}")
     dim = (floor_div if rounding == "floor" else ceil_div)(sub(dim, Dim.of(wrap(dilated, "i64"))), stride)
     if rounding != "ceil_torch":
         return add(dim, Dim.of(1))
@@ -185,6 +190,8 @@ def _pool(node: Node, dilations: list[int], exclude_pad: bool, torch_ceil: bool)
             continue
         pb, pe = pads_begin[i], pads_end[i]
         if same:
+            if max(kernel[i], dilations[i], strides[i]) >= 1 << 63:
+                raise Undecided("SAME pads of a size_t attribute past int64")
             low, high = _same_padding(d, kernel[i], dilations[i], strides[i])
             pb, pe = (low, high) if auto_pad == "same_upper" else (high, low)
         elif auto_pad == "valid":
@@ -289,8 +296,9 @@ def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) ->
     if data is None:
         return None
     rank = len(data)
-    pads_begin = (_sizes(node, "pads_begin") + [0] * rank)[:rank]
-    pads_end = (_sizes(node, "pads_end") + [0] * rank)[:rank]
+    pads_begin, pads_end = ((node.ints(name) + [0] * rank)[:rank] for name in ("pads_begin", "pads_end"))
+    if any(p >= 1 << 63 for p in pads_begin + pads_end):  # size_t past int64: OpenVINO's dims not measured
+        raise Undecided("a pad past int64")
     if node.has_input(axes_port):
         axes = node.const(axes_port)
         if axes is None:
@@ -544,11 +552,10 @@ def _batch_to_space_types(node: Node) -> list[str | None]:
 
 # -- DepthToSpace, SpaceToDepth, ShuffleChannels --------------------------------------------------------
 def _block_power(block: int, exponent: int) -> int:
-    """``std::pow(block_size, n)`` cast to int64 (exact below 2**53)."""
-    power = block ** exponent
-    if power >= 1 << 53:
-        raise Undecided(f"a block volume of {power} (OpenVINO computes it in doubles)")
-    return power
+    """``static_cast<int64_t>(std::pow(block_size, n))``: the power in doubles (the same libm), and a double past
+    int64 cast as x86-64 casts it (to INT64_MIN)."""
+    power = float(block) ** exponent
+    return int(power) if -2.0 ** 63 <= power < 2.0 ** 63 else INT_RANGES["i64"][0]
 
 
 @shape_infer("DepthToSpace", "SpaceToDepth")
@@ -567,10 +574,20 @@ def _depth_space(node: Node) -> list[Shape]:
     if node.type.lower() == "depthtospace":
         if volume == 0:
             raise ShapeError("DepthToSpace: The divisor must not be 0")
-        return [[data[0], _checked_div(data[1], volume)] + [d * Dim.of(block) for d in data[2:]]]
+        if volume < 0:  # Dimension::operator/
+            raise ShapeError("divisor must be greater than 0")
+        channels = _checked_div(data[1], volume)
+        if block >= 1 << 53:
+            raise Undecided(f"spatial dims times a block of {block}")
+        return [[data[0], channels] + [d * Dim.of(block) for d in data[2:]]]
     if block == 0:
         raise ShapeError(f"The block size must be greater than 0 {block}")
-    return [[data[0], data[1] * Dim.of(volume)] + [_checked_div(d, block) for d in data[2:]]]
+    if block >= 1 << 63:  # the channels times the volume first, then each spatial dim divided by int64(block)
+        raise ShapeError("divisor must be greater than 0")
+    spatial = [_checked_div(d, block) for d in data[2:]]
+    if not 0 <= volume < 1 << 53:
+        raise Undecided(f"the channels times a block volume of {volume}")
+    return [[data[0], data[1] * Dim.of(volume)] + spatial]
 
 
 @shape_infer("ShuffleChannels")
@@ -611,7 +628,8 @@ def _check_rois(rois: Shape, columns: int) -> Dim:
 def _check_scale(node: Node) -> None:
     """``roi_pooling::validate::scale_attr``: a positive normal float."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
-    scale = np.float32(node.float("spatial_scale"))
+    with np.errstate(over="ignore"):  # a double past float is inf, as static_cast<float> makes it
+        scale = np.float32(node.float("spatial_scale"))
     if not (np.isfinite(scale) and scale >= np.finfo(np.float32).tiny):
         raise ShapeError(f"The spatial scale attribute should be a positive floating point number. Got: {scale}")
 
@@ -621,20 +639,20 @@ def _check_feat(feat: Shape) -> None:
         raise ShapeError(f"Expected a 4D tensor for the feature maps input. Got: {format_shape(feat)}")
 
 
-def _roi_size(node: Node) -> list[int]:
+def _roi_size(node: Node) -> tuple[list[int], bool]:
     """ROIPooling's pooled size as the IR reader sets it: ``output_size``, then ``output_roi``, then
-    ``pooled_h`` and ``pooled_w`` written into its elements."""
-    size = _sizes(node, "output_size")
-    if node.attr("output_roi") is not None:
-        size = _sizes(node, "output_roi")
-    for i, name in enumerate(("pooled_h", "pooled_w")):
-        if node.attr(name) is not None:
-            if len(size) <= i:
-                raise Undecided(f"{name} written past the end of a pooled size of {len(size)} elements")
-            size[i] = node.int(name)
-            if size[i] < 0:
-                raise Undecided(f"attribute {name}={size[i]} is negative for an unsigned value")
-    return size
+    ``pooled_h`` and ``pooled_w`` written into its elements (size_t all); and whether one was written past its
+    end (undefined behaviour: the size keeps its length, or read_model crashes)."""
+    name = "output_roi" if node.attr("output_roi") is not None else "output_size"
+    size = [v % _SIZE for v in node.ints(name)]
+    past = False
+    for i, pooled in enumerate(("pooled_h", "pooled_w")):
+        if node.attr(pooled) is not None:
+            if i < len(size):
+                size[i] = _size(node, pooled)
+            else:
+                past = True
+    return size, past
 
 
 @shape_infer("ROIPooling")
@@ -643,17 +661,19 @@ def _roi_pooling(node: Node) -> list[Shape]:
     feat = node.input(0)
     _check_feat(feat)
     rois = _check_rois(node.input(1), 5)
-    size = _roi_size(node)
+    size, past = _roi_size(node)
     if len(size) != 2:
-        raise ShapeError(f"The dimension of pooled size is expected to be equal to 2. Got: {len(size)}")
-    if any(s < 1 for s in size):
+        raise ShapeError(f"The dimension of pooled size is expected to be equal to 2. Got: {len(size)}"
+                         + (" (read_model writes pooled_h and pooled_w past its end first: undefined behaviour, "
+                            "where it crashes)" if past else ""))
+    if 0 in size:
         raise ShapeError(f"Pooled size attributes pooled_h and pooled_w should should be positive integers. "
                          f"Got: {size[0]} and: {size[1]}respectively")
     _check_scale(node)
     method = node.attr("method", "max")
     if method not in ("max", "bilinear"):
         raise ShapeError(f"Pooling method attribute should be either 'max' or 'bilinear'. Got: {method}")
-    return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [Dim.of(s) for s in size]]
+    return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [size_dim(s) for s in size]]
 
 
 @type_infer("ROIPooling")
@@ -695,7 +715,7 @@ def _psroi_pooling(node: Node) -> list[Shape]:
             raise ShapeError("Number of input's channels must be a multiply of output_dim * "
                              + ("group_size * group_size" if mode == "average" else "spatial_bins_x * spatial_bins_y"))
     rois = _check_rois(node.input(1), 5)
-    return [[rois, Dim.of(output_dim), Dim.of(group), Dim.of(group)]]
+    return [[rois, size_dim(output_dim), size_dim(group), size_dim(group)]]
 
 
 @shape_infer("ROIAlign", versions=(3, 9))
@@ -770,21 +790,26 @@ type_infer("RegionYolo")(data_type_with((0, REAL, "Type of input is expected to 
 def _reorg_yolo(node: Node) -> list[Shape]:
     """ReorgYolo-2 (reorg_yolo_shape_inference.hpp): ``[N, C * stride**2, H / stride, W / stride]`` with
     the first stride."""
-    strides = _sizes(node, "stride")
+    strides = node.ints("stride")
     if not strides:
         raise ShapeError("Stride attribute is required.")
-    stride = strides[0]
+    stride = strides[0] % _SIZE
     data = node.input(0)
     if data is None:
         return [None]
     if len(data) != 4:
         raise ShapeError("[N, C, H, W] input shape is required.")
-    if data[1].is_static and data[1].lo < stride * stride:
+    square = wrap(stride * stride % _SIZE, "i64")  # Dimension(stride * stride), in size_t
+    if square < 0:
+        raise Undecided(f"a stride of {stride} squared")
+    if data[1].is_static and data[1].lo < square:
         raise ShapeError("For [N, C, H, W] input shape, C >= (stride*stride) is required.")
+    if stride >= 1 << 63:  # Dimension::operator/ of int64(stride)
+        raise ShapeError("divisor must be greater than 0")
     spatial = [div(d, stride) for d in data[2:]]
     if any(d.is_empty for d in spatial):
         raise ShapeError("For [N, C, H, W] input shape, H and W should be divisible by stride.")
-    return [[data[0], data[1] * Dim.of(stride * stride)] + spatial]
+    return [[data[0], data[1] * Dim.of(square)] + spatial]
 
 
 @shape_infer("RegionYolo")
@@ -804,4 +829,4 @@ def _region_yolo(node: Node) -> list[Shape]:
             flat = flat * d
         return [list(data[:axis]) + [flat] + list(data[max(axis, end) + 1:])]
     channels = (node.int("classes") + node.int("coords") + 1) * len(node.ints("mask"))
-    return [[data[0], Dim.of(wrap(channels % _SIZE, "i64"))] + list(data[2:])]
+    return [[data[0], size_dim(channels)] + list(data[2:])]

@@ -7,7 +7,10 @@ a time:
 
 * ``missing``: the attribute deleted (OpenVINO keeps the default-constructed node's value);
 * ``values``: a number set to 0, -1 and a large value; a list to empty, one field shorter and one longer
-  (``--edits missing,values``, default both).
+  (``--edits missing,values``, default both);
+* ``extremes``: a number past int32, int64's least, a real past float; a list's last field -1, past int32 or
+  (reals) past float (``--edits missing,values,extremes``): where the C++ type of the attribute (``size_t``,
+  ``int``, ``std::vector<size_t>``, ``ov::Shape``, ...) decides.
 
 Each edited file is judged by ``read_model`` in a forked child (a crash is a refusal; ``--timeout`` seconds per
 case) and by irreshape (an error rule: IR0xx, IR103, IR303, IR900), in ``--jobs`` worker processes. Prints one
@@ -104,16 +107,32 @@ def edit(xml: str, pos: int, name: str, value: str | None) -> str:
     return xml[:j] + seg + xml[e:]
 
 
+SCALARS = ("int", "size", "i32", "real")
+LISTS = ("ints", "sizes", "u64s", "i32s", "reals")
+# past int32, int64's least, past float; as a list's last field: negative, past int32
+EXTREMES = ("4294967297", "-9223372036854775808", "1e39")
+
+
 def values(kind: str, text: str) -> Iterator[str]:
     """The value edits of one attribute of schema kind ``kind`` written ``text``."""
-    if kind in ("int", "real"):
+    if kind in SCALARS:
         yield from (v for v in ("0", "-1", LARGE) if v != text.strip())
-    elif kind in ("ints", "sizes", "reals"):
+    elif kind in LISTS:
         fields = [f for f in text.split(",") if f.strip()]
         if fields:
             yield ""
             yield ",".join(fields[:-1]) if len(fields) > 1 else "0"
         yield ",".join(fields + [fields[-1] if fields else "1"])
+
+
+def extremes(kind: str, text: str) -> Iterator[str]:
+    """The edits of ``--edits extremes``: numbers at the edges of the C++ types an attribute may have."""
+    if kind in SCALARS:
+        yield from (v for v in EXTREMES if kind == "real" or "e" not in v)
+    elif kind in LISTS:
+        fields = [f.strip() for f in text.split(",") if f.strip()] or ["1"]
+        for v in ("-1", EXTREMES[0]) + (EXTREMES[2:] if kind == "reals" else ()):
+            yield ",".join(fields[:-1] + [v])
 
 
 def cases(edits: set[str], only: set[str] | None, per_pair: int = 1, extra: tuple[str, ...] = ()) -> Iterator[tuple]:
@@ -142,9 +161,10 @@ def cases(edits: set[str], only: set[str] | None, per_pair: int = 1, extra: tupl
             for name, text in re.findall(r'([\w-]+)="([^"]*)"', m.group(3)):
                 if "missing" in edits:
                     yield (*key, name, "missing", str(f), m.start(), None)
-                if "values" in edits:
-                    for v in values(kinds.get(name, ""), text):
-                        yield (*key, name, f"={v!r}", str(f), m.start(), v)
+                for what, edit_values in (("values", values), ("extremes", extremes)):
+                    if what in edits:
+                        for v in edit_values(kinds.get(name, ""), text):
+                            yield (*key, name, f"={v!r}", str(f), m.start(), v)
 
 
 def zoo(out: Path) -> int:

@@ -156,7 +156,7 @@ def judge_all(cases: list) -> list[str | None]:
     """read_model's message on each case (None: accepted), in forked children."""
     def crashed(status: int) -> str:
         return f"CRASH read_model crashes on it (signal {os.WTERMSIG(status) if os.WIFSIGNALED(status) else status})"
-    return forked(_judge, cases, crashed)
+    return forked(cases, _judge, crashed)
 
 
 def message(text: str) -> str:

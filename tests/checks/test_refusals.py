@@ -79,6 +79,49 @@ def test_a_cycle_through_shapes_and_values_is_a_finding(tmp_path):
     assert any(sev_code in {"IR024", "IR103", "IR109", "IR303"} for sev_code, _ in found), found
 
 
+
+@pytest.mark.parametrize("rewire", [(1, 3), (2, 5), (5, 5)])
+def test_an_edge_rewired_backwards_is_one_cycle_finding(tmp_path, rewire):
+    """An edge rewired to come from a layer downstream of its consumer (a cycle through data, not shapes):
+    ``read_model`` refuses ("Attempt to access node ... that not in graph"); irreshape reports one IR024, on the
+    layer whose input closes the cycle, and nothing on the layers the cycle feeds."""
+    x = ops.parameter(ov.PartialShape([2, 3]), np.float32, name="x")
+    chain = [x]
+    for i in range(6):
+        chain.append(ops.relu(chain[-1], name=f"r{i}"))
+    out = ops.add(chain[-1], chain[-1], name="out")
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([out], [x]), str(path))
+    xml = path.read_text()
+    ids = dict(re.findall(r'<layer id="(\d+)" name="(r\d)"', xml))
+    ids = {name: lid for lid, name in ids.items()}
+    to, frm = ids[f"r{rewire[0]}"], ids[f"r{rewire[1]}"]
+    xml = re.sub(rf'from-layer="\d+" from-port="(\d+)" to-layer="{to}" to-port="0"',
+                 rf'from-layer="{frm}" from-port="1" to-layer="{to}" to-port="0"', xml)
+    path.write_text(xml)
+    assert _refused(path) is not None
+    found = _findings(path)
+    assert [code for code, _ in found if code.startswith("IR0")] == ["IR024"], found
+    assert dict(found)["IR024"] == f"r{rewire[0]}"
+    assert all(code != "IR900" for code, _ in found)
+
+
+
+@pytest.mark.parametrize("source, const, etype", [("wav2vec2", "Constant_173986", "f32"),
+                                                  ("phi3_stateful", "Constant_91004", "f16")])
+def test_float_indices_in_a_shape_subgraph_are_a_type_refusal(tmp_path, source, const, etype):
+    """A Gather's index Const retyped to a float, in a shape subgraph: OpenVINO refuses the Gather's types before
+    any value is computed; irreshape reports IR303 on the Gather, and evaluates nothing (no IR900)."""
+    today = Path(__file__).parents[1] / "data" / "today"
+    xml = (today / f"{source}.xml").read_text()
+    head = re.search(rf'<layer id="\d+" name="{const}" type="Const"[^>]*>\s*<data [^>]*>', xml).group(0)
+    xml = xml.replace(head, re.sub(r'element_type="\w+"', f'element_type="{etype}"', head))
+    path = _write(tmp_path, xml, (today / f"{source}.bin").read_bytes())
+    assert "integral" in (_refused(path) or "")
+    found = _findings(path, debug=True)
+    assert [code for code, _ in found if code not in ("IR307", "IR309")] == ["IR303"], found
+
+
 # -- item 5 (b): every Const's size as OpenVINO checks it -----------------------------------------------------------
 
 def test_const_shape_edited_past_its_size_is_refused_at_once(tmp_path):

@@ -155,3 +155,24 @@ def test_a_lie_in_the_length_of_an_unbounded_shape_tensor_is_its_own(tmp_path):
     shutil.copy(path.with_suffix(".bin"), target.with_suffix(".bin"))
     findings = check_file(str(target), Options(layers="all")).findings
     assert [(f.code, f.layer.id) for f in findings if f.severity == "error"] == [("IR301", concat.id)]
+
+
+def test_every_claimed_element_type_is_read_models():
+    """Each output port's element type, where irreshape claims one, is the one read_model gives (labels.json);
+    every tokenizer op's ports are claimed, CombineSegments' and Truncate's included."""
+    wrong, claimed = [], collections.Counter()
+    for path, labels in FILES:
+        model = parse(str(path))
+        graph = Graph(model)
+        graph.infer_types()
+        for layer in model.layers.values():
+            occurrences = labels.get(layer.name)
+            if not occurrences or len(occurrences) != 1:  # a name two layers share cannot be told apart
+                continue
+            for port, (_, theirs) in zip(layer.outputs, occurrences[0]):
+                if graph.etype_known(port):
+                    claimed[layer.type] += 1
+                    if graph.etype(port) != theirs:
+                        wrong.append((path.name, layer.name, port.id, graph.etype(port), theirs))
+    assert not wrong, wrong[:20]
+    assert {"CombineSegments", "Truncate"} | (TOKENIZER_OPS - {"StringTensorPack"}) <= set(claimed), claimed

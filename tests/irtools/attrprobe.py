@@ -43,19 +43,34 @@ def model_xml(kind: str, version: int, data: dict[str, str], n_inputs: int = 2) 
     return f'<?xml version="1.0"?><net name="m" version="11"><layers>{layers}</layers><edges>{edges}</edges></net>'
 
 
-def forked(fn, cases: list, crashed) -> list:
-    """``fn(case)`` for each case (a picklable result), in one forked child restarted past a crash (of openvino, on a
-    case made to hurt it): ``crashed(status)`` is that case's result."""
+def reader_errors(cases: list[tuple[str, int, dict[str, str]]]) -> list[str | None]:
+    """For each (op type, op version, <data>): the IR reader's parsing message, or None where it reads the
+    attributes (whatever it says of the node afterwards). One forked child runs them all, restarted past a crash
+    (a crash comes after the attributes were read)."""
+    def judge(case):
+        from irtools.oracle import read_model_bytes
+        kind, version, data = case
+        try:
+            read_model_bytes(model_xml(kind, version, data))
+        except Exception as e:  # noqa: BLE001  openvino's own error
+            return str(e).strip().splitlines()[-1] if PARSE_ERROR.search(str(e)) else None
+        return None
+    return forked(cases, judge)
+
+
+def forked(items: list, judge, crashed=lambda status: None) -> list:
+    """``judge(item)`` of each item (picklable results), run in a forked child so that an openvino crash cannot take
+    the caller down; the child is restarted past a crash, whose item gets ``crashed(its wait status)``."""
     out: list = []
-    while len(out) < len(cases):
+    while len(out) < len(items):
         r, w = os.pipe()
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             os.close(r)
             import faulthandler
             faulthandler.disable()  # a crash is a result, not a report (under pytest too)
-            for case in cases[len(out):]:
-                blob = pickle.dumps(fn(case))
+            for item in items[len(out):]:
+                blob = pickle.dumps(judge(item))
                 os.write(w, len(blob).to_bytes(4, "little") + blob)
             os._exit(0)
         os.close(w)
@@ -68,23 +83,6 @@ def forked(fn, cases: list, crashed) -> list:
             n = int.from_bytes(data[:4], "little")
             out.append(pickle.loads(data[4:4 + n]))
             data = data[4 + n:]
-        if len(out) < len(cases):
-            out.append(crashed(status))
+        if len(out) < len(items):
+            out.append(crashed(status))  # the child crashed on this item
     return out
-
-
-def _reader_error(case: tuple[str, int, dict[str, str]]) -> str | None:
-    from irtools.oracle import read_model_bytes
-    kind, version, data = case
-    try:
-        read_model_bytes(model_xml(kind, version, data))
-    except Exception as e:  # noqa: BLE001  openvino's own error
-        m = PARSE_ERROR.search(str(e))
-        return str(e).strip().splitlines()[-1] if m else None
-    return None
-
-
-def reader_errors(cases: list[tuple[str, int, dict[str, str]]]) -> list[str | None]:
-    """For each (op type, op version, <data>): the IR reader's parsing message, or None where it reads the
-    attributes (whatever it says of the node afterwards). A crash comes after the attributes were read: None."""
-    return forked(_reader_error, cases, lambda status: None)

@@ -15,6 +15,7 @@ attributes come from a build on inputs of dynamic rank, and irreshape must raise
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import openvino as ov
 from openvino import opset1  # noqa: F401
+from openvino.utils.node_factory import NodeFactory
 
 from irreshape.core.dims import INF, Dim, Shape, format_shape
 from irreshape.frontends.openvino import parse
@@ -190,3 +192,75 @@ def assert_cases(cases: Sequence[Case], min_cases: int = 1) -> list[Outcome]:
     bad = [o for o in outcomes if not o.ok]
     assert not bad, f"{len(bad)} of {len(outcomes)} cases differ from openvino:\n" + "\n".join(map(str, bad[:20]))
     return outcomes
+
+
+# -- building ops as the IR reader does, and drawing their input shapes ----------------------------------
+_FACTORIES: dict[str, NodeFactory] = {}
+
+
+def mk(opset: str, kind: str, inputs, attrs=None):
+    """The op as the IR reader makes it: default constructor, arguments, attributes, validation."""
+    factory = _FACTORIES.setdefault(opset, NodeFactory(opset))
+    return factory.create(kind, [i.output(0) if hasattr(i, "output") else i for i in inputs], attrs or {})
+
+
+def dim_variants(rng: random.Random, value: int, compatible: bool = False) -> str:
+    """One dim of ``value``, or a stand-in for it: ``?`` or an interval that holds it; unless
+    ``compatible``, also an interval that misses it or another static value."""
+    holding = ["?", f"{max(value - 1, 0)}..{value + 2}", f"..{value + 3}", f"{value}.."]
+    if compatible:
+        return rng.choice(holding)
+    return rng.choice([str(value)] * 5 + holding + [f"{value + 1}..{value + 4}", str(value + 1)])
+
+
+def shape_of(rng: random.Random, dims, p_dynamic_rank: float = 0.08, p_perturb: float = 0.3,
+             compatible: bool = False) -> str:
+    """A partial-shape string for the consistent ``dims``, each perturbed with ``p_perturb``; sometimes a
+    dynamic rank, and (unless ``compatible``) sometimes a dim too many or too few."""
+    roll = rng.random()
+    if roll < p_dynamic_rank:
+        return "..."
+    dims = list(dims)
+    if roll < p_dynamic_rank + 0.03 and not compatible:
+        dims = dims + [1] if rng.random() < 0.5 else dims[:-1]
+    return ",".join(dim_variants(rng, d, compatible) if rng.random() < p_perturb else str(d) for d in dims)
+
+
+def shapes_for(rng: random.Random, dims_list, p_perturb: float = 0.3) -> list[str]:
+    """The input shapes of one case: half the cases keep every input compatible with the others (dims
+    only relaxed to ``?`` and intervals, which OpenVINO merges), half may break them."""
+    compatible = rng.random() < 0.5
+    return [shape_of(rng, dims, p_perturb=p_perturb * (1.5 if compatible else 1), compatible=compatible)
+            for dims in dims_list]
+
+
+def types_agree(opset: str, kind: str, shapes, types: Sequence[str], attrs=None, n_outputs: int = 1) -> bool:
+    """The op built by ``mk`` on Parameters of ``shapes`` (partial-shape strings) and element ``types`` (names such
+    as ``f32``, ``boolean``, ``dynamic``) against its registered type rule: both refuse, or the output types agree."""
+    params = [opset1.parameter(pshape(s), getattr(ov.Type, t)) for s, t in zip(shapes, types)]
+    try:
+        node = mk(opset, kind, params, attrs)
+        theirs = [o.get_element_type().get_type_name() for o in node.outputs()]
+    except RuntimeError:
+        theirs = None
+    text = {k: (v if isinstance(v, str) else str(v).lower()) for k, v in (attrs or {}).items()}
+    ours_node = registry.Node(kind, opset, text, [None] * len(shapes), len(theirs or [None] * n_outputs),
+                              types=list(types))
+    try:
+        ours = registry.type_fn(kind, opset)(ours_node)
+    except registry.ShapeError:
+        ours = None
+    assert ours == theirs, (kind, shapes, types, attrs, ours, theirs)
+    return True
+
+
+TYPE_POOL = ("f32", "f16", "bf16", "f64", "i32", "i64", "u8", "i8", "u64", "boolean", "dynamic")
+
+
+def type_sweep(rng: random.Random, opset: str, kind: str, ports, n: int, attrs=None) -> int:
+    """``n`` draws of the op's input types, each port (``(shape, type)``) kept at its type or swapped for one of
+    :data:`TYPE_POOL`, every one checked by :func:`types_agree`; the number checked."""
+    for _ in range(n):
+        types = [rng.choice(TYPE_POOL) if rng.random() < 0.35 else t for _, t in ports]
+        assert types_agree(opset, kind, [s for s, _ in ports], types, attrs)
+    return n

@@ -314,16 +314,19 @@ def test_convolution_bad_attributes(kind, tmp_path):
             registry.shape_fn(kind, "opset1")(node)
 
 
-def test_negative_strides_are_undecided(tmp_path):
-    # OpenVINO reads "-1" into a size_t stride, then divides by it as an int64 (Dimension::value_type): an IR
-    # only another writer makes, whose output openvino computes but irreshape does not emulate
+def test_negative_strides(tmp_path):
+    # OpenVINO reads "-1" into a size_t stride (2**64 - 1): one window on static dims; a negative dilation, or
+    # a negative stride on dynamic dims or backwards, makes dims irreshape does not emulate
     ir = {"strides": "-1,1", "dilations": "1,1", "pads_begin": "0,0", "pads_end": "0,0", "auto_pad": "explicit"}
     assert raw(read_rewritten(tmp_path, conv(**attrs(2)), ["1,3,10,10", "4,3,3,3"], "strides", "-1, 1")) == \
         raw([parse_shape("1,4,1,8")])
     for kind in ("Convolution", "BinaryConvolution"):
         node = registry.Node(kind, "opset1", ir, [parse_shape("1,3,10,10"), parse_shape("4,3,3,3")])
-        with pytest.raises(registry.Undecided):
-            registry.shape_fn(kind, "opset1")(node)
+        assert raw(registry.shape_fn(kind, "opset1")(node)) == raw([parse_shape("1,4,1,8")])
+        for edit, shapes in (({"dilations": "1,-1"}, ("1,3,10,10", "4,3,3,3")), ({}, ("1,3,?,10", "4,3,3,3"))):
+            node = registry.Node(kind, "opset1", {**ir, **edit}, [parse_shape(s) for s in shapes])
+            with pytest.raises(registry.Undecided):
+                registry.shape_fn(kind, "opset1")(node)
 
 
 def test_convolution_filter_read_before_its_start_is_undecided():

@@ -22,58 +22,18 @@ import numpy as np
 import openvino as ov
 import pytest
 from openvino import opset1, opset8
-from openvino.utils.node_factory import NodeFactory
 
 from irreshape.core.dims import Dim, parse_shape
 from irreshape.shapes import registry
 from irreshape.shapes.values import Tensor
 from irreshape.shapes.values import const as const_tensor
-from ovshapes import Case, assert_cases, pshape, to_shape
+from ovshapes import Case, assert_cases, mk, pshape, shape_of, shapes_for, to_shape
 from ovshapes import _our_layer as our_layer
 from ovshapes import _values as input_values
 
 I64, I32, F32 = ov.Type.i64, ov.Type.i32, ov.Type.f32
-_FACTORIES: dict[str, NodeFactory] = {}
-
-
-def mk(opset: str, kind: str, inputs, attrs=None):
-    """The op as the IR reader makes it: default constructor, arguments, attributes, validation."""
-    factory = _FACTORIES.setdefault(opset, NodeFactory(opset))
-    return factory.create(kind, [i.output(0) if hasattr(i, "output") else i for i in inputs], attrs or {})
-
-
 def const(values, dtype=np.int64):
     return opset1.constant(np.array(values, dtype=dtype))
-
-
-def dim_variants(rng: random.Random, value: int, compatible: bool = False) -> str:
-    """One dim of ``value``, or a stand-in for it: ``?`` or an interval that holds it; unless
-    ``compatible``, also an interval that misses it or another static value."""
-    holding = ["?", f"{max(value - 1, 0)}..{value + 2}", f"..{value + 3}", f"{value}.."]
-    if compatible:
-        return rng.choice(holding)
-    return rng.choice([str(value)] * 5 + holding + [f"{value + 1}..{value + 4}", str(value + 1)])
-
-
-def shape_of(rng: random.Random, dims, p_dynamic_rank: float = 0.08, p_perturb: float = 0.3,
-             compatible: bool = False) -> str:
-    """A partial-shape string for the consistent ``dims``, each perturbed with ``p_perturb``; sometimes a
-    dynamic rank, and (unless ``compatible``) sometimes a dim too many or too few."""
-    roll = rng.random()
-    if roll < p_dynamic_rank:
-        return "..."
-    dims = list(dims)
-    if roll < p_dynamic_rank + 0.03 and not compatible:
-        dims = dims + [1] if rng.random() < 0.5 else dims[:-1]
-    return ",".join(dim_variants(rng, d, compatible) if rng.random() < p_perturb else str(d) for d in dims)
-
-
-def shapes_for(rng: random.Random, dims_list, p_perturb: float = 0.3) -> list[str]:
-    """The input shapes of one case: half the cases keep every input compatible with the others (dims
-    only relaxed to ``?`` and intervals, which OpenVINO merges), half may break them."""
-    compatible = rng.random() < 0.5
-    return [shape_of(rng, dims, p_perturb=p_perturb * (1.5 if compatible else 1), compatible=compatible)
-            for dims in dims_list]
 
 
 # -- registration and opsets -------------------------------------------------------------------------

@@ -338,8 +338,14 @@ class Graph:
     @staticmethod
     def _type_rule(rule: registry.TypeFn, layer: Layer, ins: list[str | None],
                    bodies: list = ()) -> tuple[list | None, str | None]:  # type: ignore[assignment]
-        """(the output types a type rule gives, None where it cannot tell; OpenVINO's message where it refuses)."""
+        """(the output types a type rule gives, None where it cannot tell; OpenVINO's message where it refuses). The
+        rule reads the attributes as the op's schema types them (``node.a``); where OpenVINO cannot read one, that is
+        the shape inference's finding (one root cause, one finding) and the types stay unknown."""
         node = registry.Node(layer.type, layer.version, layer.data, (), len(layer.outputs), bodies=bodies, types=ins)
+        try:
+            registry.op(layer.type, layer.version).read(node)  # type: ignore[union-attr]
+        except (registry.ShapeError, registry.Undecided):
+            return None, None
         try:
             return rule(node), None
         except registry.ShapeError as e:
@@ -500,7 +506,8 @@ class Graph:
                 try:  # what OpenVINO refuses in a Const's <data> (a `shape` its `size` cannot hold) is found here
                     check_const(layer, self.weights, dims)
                 except ProblemError as e:
-                    self.findings.append(finding(e.problem))
+                    if id(layer) not in self.type_errors:  # an element_type the type pass refused: its IR303 alone
+                        self.findings.append(finding(e.problem))
                     dims, refused = None, True
             known = self._const_shapes[id(layer.data)] = (
                 layer.data, None if dims is None else self._intern(_declared(dims)), refused)
@@ -750,6 +757,15 @@ class Graph:
                 return Unknown(f"{r.reason}, and the length of the shape tensor is not known", r.layer)
             return Value([Bound(0, INF)] * shape[0].lo, "i64", (shape[0].lo,),
                          f"{describe(layer)}: OpenVINO cannot bound it ({r.reason}), so every element is ?")
+        if r.et in V.RAW_TYPES:
+            try:
+                read = V.raw_read(r)
+            except V.Rejected:
+                read = None
+            if read is None:
+                return Unknown(f"{describe(layer)}: irreshape cannot tell what OpenVINO reads of its {r.et} values",
+                               layer)
+            r = read
         if r.et not in V.INT_RANGES or r.et == "boolean":
             return Unknown(f"{describe(layer)} gives {r.et}, not an integer tensor", layer)
         bounds = self.pattern_bounds(r)
@@ -783,6 +799,8 @@ class Graph:
             if i == 1 and layer.kind == "broadcast" and src.layer.kind == "concat":  # type: ignore[union-attr]
                 return self._concat_pieces(src)
             return None
+        if r.refusal is not None:  # OpenVINO throws evaluating it, on this layer's behalf
+            return registry.ShapeError(r.refusal)
         return registry.Undecided(r.reason)
 
     def _concat_pieces(self, port: Port) -> "V.Tensor | registry.Undecided | None":
@@ -846,6 +864,9 @@ class Graph:
         op = registry.value_fn(layer.type, layer.version)
         if op is None:
             return Unknown(f"the shape subgraph contains {describe(layer)}, which irreshape does not evaluate", layer)
+        refused = self.type_errors.get(id(layer))
+        if refused is not None:  # OpenVINO refuses its types first (its own finding): no value is computed
+            return Unknown(f"{describe(layer)}: {refused}", layer)
         inputs: list[V.Tensor] = []
         for p, src in zip(layer.inputs, sources):
             if src is None:
@@ -853,6 +874,9 @@ class Graph:
             r = self._results[src]
             if not isinstance(r, V.Tensor):
                 return r  # OpenVINO stops at the first failure, in the order of the inputs
+            if r.et in V.RAW_TYPES and kind != "convert":
+                return Unknown(f"{describe(layer)} in the shape subgraph reads a {r.et} Const, which irreshape "
+                               "evaluates only through a Convert", layer)
             inputs.append(r)
         try:
             if kind == "convert" and "decompression" in self.model.rt_info.get(layer.id, ()):
@@ -877,7 +901,8 @@ class Graph:
             return Unknown(f"{describe(layer)} in the shape subgraph: {e}", layer)
         except V.Rejected as e:
             msg = f"{describe(layer)} in the shape subgraph: OpenVINO fails evaluating it ({e}) and cannot read the model"
-            return Unknown(msg, layer, Finding(INVALID_PATTERN, msg, layer.line, layer.ref))
+            return Unknown(msg, layer, Finding(INVALID_PATTERN, msg, layer.line, layer.ref),
+                           f"{e} (evaluating {describe(layer)} in the shape subgraph of this input)")
         except (IndexError, ValueError) as e:  # an evaluator's refusal of inputs it does not take (too few of them)
             return Unknown(f"{describe(layer)} in the shape subgraph has unexpected inputs or attributes ({e})",
                            layer)
@@ -896,10 +921,14 @@ class Graph:
 
     def _read_const(self, layer: Layer) -> _Result:
         try:
-            et, shape, values = read_const(layer, self.weights)
+            et, shape, values, raw = read_const(layer, self.weights)
         except ProblemError as e:
             p = e.problem
             return Unknown(p.message, layer, Finding(rule_named(p.rule), p.message, p.line, p.layer, p.col))
+        if et in V.RAW_TYPES:
+            return V.raw_const(et, shape, values, raw)
+        if values is None:
+            return Unknown(f"Const {layer.name!r} holds {et} values irreshape does not read as OpenVINO does", layer)
         if et in FLOAT_TYPES and V.numel(shape) > MAX_FLOATS:
             return Unknown(f"Const {layer.name!r} holds {V.numel(shape)} {et} values, too many for a shape", layer)
         if et not in V.INT_RANGES and et not in V.FLOAT_TYPES:

@@ -15,7 +15,7 @@ from .graph import Graph, order
 from .layers import LayerChecks, check_precisions, expected_type
 from .pinned import pinned_dims
 from .reshape import KINDS, checker, same_verdict, verdict_key
-from .structure import check_graph, shape_cycles
+from .structure import check_graph, graph_cycles
 from .variables import check_variables
 
 _LIES = (Status.MISMATCH, Status.INVALID)
@@ -207,10 +207,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
             _blame(result, check_variables(model, graph))
         result.findings += check_precisions(graph)
     if cyclic:
-        reported = {f.layer.id for f in result.findings if f.rule is S.CYCLE and f.layer is not None}
-        reshapes = [model.layers[lid] for lid in cyclic
-                    if model.layers[lid].kind in KINDS and model.layers[lid].kind != "staticreshape"]
-        result.findings.extend(shape_cycles(set(cyclic), [r for r in reshapes if r.id not in reported]))
+        result.findings.extend(graph_cycles(model, cyclic))
 
 
 def _blame(result: FileResult, findings: list) -> None:

@@ -1,10 +1,11 @@
-"""The structure of an IR graph: duplicate ids, edges that point nowhere, shape inputs fed by a cycle."""
+"""The structure of an IR graph: duplicate ids, edges that point nowhere, unconnected inputs, cycles."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 from ..core.findings import Finding
+from ..core.order import cycles
 from ..frontends.openvino.model import IRModel, Layer
 from ..rules.structure import CYCLE, DANGLING_EDGE, DUPLICATE_ID, UNCONNECTED
 
@@ -30,15 +31,22 @@ def check_graph(model: IRModel) -> Iterator[Finding]:
                               layer.ref)
 
 
-def shape_cycles(cyclic: set[str], reshapes: Iterable[Layer]) -> Iterator[Finding]:
-    """IR024 for each of ``reshapes`` whose shape input (port index 1) comes from a layer in ``cyclic``
-    (the layers on a cycle or fed by one): its pattern can never be computed."""
-    for layer in reshapes:
-        if len(layer.inputs) < 2:
-            continue
-        src = layer.inputs[1].producer
-        if src is not None and src[0].id in cyclic:
-            yield Finding(CYCLE, f"{layer.type} {layer.name!r} (id {layer.id}): its shape input comes from "
-                          f"{src[0].type} {src[0].name!r} (id {src[0].id}), which is on a cycle or fed by one",
-                          layer.line, layer.ref)
-
+def graph_cycles(model: IRModel, cyclic: list[str]) -> Iterator[Finding]:
+    """IR024 once per cycle among ``cyclic`` (the layers on a cycle or fed by one): OpenVINO cannot order such a
+    graph and refuses the file ("Attempt to access node ... that not in graph"). The finding goes on the layer
+    whose input closes the cycle: the first one, in file order, fed by a layer of the cycle that does not come
+    before it in the file (an edge the way OpenVINO never writes one); the layers fed by the cycle are not blamed."""
+    layers = model.layers
+    edges = [(e.from_layer, e.to_layer) for e in model.edges]
+    pos = {lid: i for i, lid in enumerate(layers)}
+    for comp in cycles(cyclic, edges):
+        members = set(comp)
+        layer, port, src = next(((layers[lid], p, p.producer[0]) for lid in comp for p in layers[lid].inputs
+                                 if p.producer is not None and p.producer[0].id in members
+                                 and pos[p.producer[0].id] >= pos[lid]), (layers[comp[0]], None, None))
+        where = "" if port is None else (f": input port {port.id} comes from {src.type} {src.name!r} (id {src.id}), "
+                                         "which depends on this layer's output")
+        yield Finding(CYCLE, f"{layer.type} {layer.name!r} (id {layer.id}){where}: the graph has a cycle through "
+                      f"{len(comp)} layer{'s' if len(comp) > 1 else ''}; OpenVINO cannot order it and refuses the "
+                      "file (\"Attempt to access node ... that not in graph\")",
+                      layer.line if port is None else port.line, layer.ref)

@@ -19,6 +19,7 @@ class Unknown:
     reason: str
     layer: "Layer | None" = None
     finding: Finding | None = None
+    refusal: str | None = None  # OpenVINO's message where it throws evaluating the value (its consumer is refused)
 
 
 @dataclass(slots=True)

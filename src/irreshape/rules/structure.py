@@ -49,10 +49,12 @@ BAD_DIM = rule("IR023", "invalid-dim", ERROR, """
 
     OpenVINO's reader rejects such a dim (`dimension (-2) in node dim must be greater or equal to -1`).
     """)
-CYCLE = rule("IR024", "shape-subgraph-cycle", ERROR, """
-    The subgraph that computes a Reshape's shape contains a cycle; it cannot be evaluated.
+CYCLE = rule("IR024", "graph-cycle", ERROR, """
+    The graph has a cycle: a layer's input depends, through other layers, on its own output.
 
-    An IR graph must be acyclic: OpenVINO cannot order the layers of such a file either.
+    An IR graph must be acyclic: OpenVINO cannot order the layers of such a file and refuses it ("Attempt to
+    access node ... that not in graph"). Reported once per cycle, on the layer whose input closes it (fed by a
+    layer that does not come before it in the file); the layers the cycle feeds are not blamed.
     """)
 BAD_ATTRIBUTE = rule("IR025", "invalid-attribute", ERROR, """
     An attribute irreshape needs is missing or malformed: the `special_zero` of a oneDNN Graph

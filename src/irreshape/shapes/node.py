@@ -13,6 +13,9 @@ and ONNX registers inference with the op schema; irreshape does the same. Each m
 * optionally a **value evaluator** ``fn(node, tensors) -> Tensor | list[Tensor]``: the value bounds of the
   outputs from the bounds of the inputs, as OpenVINO's ``evaluate_lower``/``evaluate_upper`` give them
   (for ops that appear in shape subgraphs: ShapeOf, Gather, Concat, arithmetic, ...).
+* optionally a **type rule** ``fn(node) -> list[str | None]`` (:func:`type_infer`): the element type of every
+  output from the input types and the attributes, as ``validate_and_infer_types`` gives them, raising
+  :class:`ShapeError` where OpenVINO rejects the input types (shared pieces in :mod:`.typerule`).
 
 Functions are pure: they see a :class:`Node` (type, version, attributes as the IR writes them, input
 shapes, input values) and nothing of the XML or of the graph.
@@ -24,6 +27,7 @@ shapes, input values) and nothing of the XML or of the graph.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union
 
@@ -34,7 +38,7 @@ from .reshape import bound_value
 from .schema import EMPTY, AttributeError_, Schema
 from .schema import parse_bool as read_bool
 from .versions import opset_number, resolve  # noqa: F401
-from .values import INT_RANGES, Tensor, wrap
+from .values import INT_RANGES, RAW_REFUSED, RAW_TYPES, Rejected, Tensor, raw_read, wrap
 
 
 class ShapeError(ValueError):
@@ -47,10 +51,19 @@ class Undecided(Exception):
 
 
 _ABSENT = object()
+
+
+def size_dim(v: int) -> Dim:
+    """A ``size_t`` made a dimension as OpenVINO makes it, ``Dimension(static_cast<int64_t>(v))``: 2**64 - 1
+    (an attribute written -1) is ``?``; any other value past int64 is undecided."""
+    n = wrap(v, "i64")
+    if n < -1:
+        raise Undecided(f"a dimension of {v} (int64 {n})")
+    return Dim.of(n)
 # the Const types whose values shape inference cannot read (``get_raw_data_as``: "Element not supported"; u4, i4 and
-# nf4 it reads), measured on Transpose and Reshape (a string Const, where its bytes are no packed strings, is refused
-# even before); irreshape reads them no more
-UNREADABLE = frozenset({"u1", "u2", "u3", "u6", "string"})
+# nf4 it reads), measured on Transpose, Reshape, Unsqueeze and Range (a string Const, where its bytes are no packed
+# strings, is refused even before): where irreshape has no value for such a Const, its consumer is refused
+UNREADABLE = RAW_REFUSED
 
 
 def _is_str(v: object) -> bool:
@@ -133,10 +146,16 @@ class Node:
         v = self.a.get(name, _ABSENT)
         return v if kind(v) else _ABSENT
 
-    def lower(self, name: str, default: str) -> str:
-        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively)."""
+    def lower(self, name: str, default: str | None = None) -> str:
+        """An enum attribute, lower-cased (OpenVINO's enum names are matched case-insensitively); without a
+        default (the schema's), :class:`Undecided` where neither the schema nor the IR gives it."""
         v = self._typed(name, _is_str)
-        return v.strip().lower() if v is not _ABSENT else (self.attr(name) or default).lower()
+        if v is not _ABSENT:
+            return v.strip().lower()
+        text = self.attr(name) or default
+        if text is None:
+            raise Undecided(f"attribute {name!r} is missing")
+        return text.lower()
 
     def flag(self, name: str, default: bool = False) -> bool:
         v = self._typed(name, _is_bool)
@@ -158,6 +177,10 @@ class Node:
     def int(self, name: str, default: int | None = None) -> int:
         v = self._typed(name, _is_int)
         return v if v is not _ABSENT else self._parsed(name, default, int, "an integer", scalar=True)
+
+    def size_dim(self, name: str, default: int | None = None) -> Dim:
+        """A ``size_t`` attribute made a dimension (:func:`size_dim`)."""
+        return size_dim(self.int(name, default))
 
     def float(self, name: str, default: float | None = None) -> float:
         v = self._typed(name, _is_real)
@@ -187,9 +210,13 @@ class Node:
         s = self.input(i)
         return None if s is None else len(s)
 
-    def value(self, i: int) -> Tensor | None:
+    def value(self, i: int, cast: bool = False) -> Tensor | None:
         """The value bounds of input ``i`` as OpenVINO knows them; None where it knows none.
-        Raises :class:`Undecided` where irreshape could not evaluate them."""
+        Raises :class:`Undecided` where irreshape could not evaluate them.
+
+        As shape inference reads them (``get_raw_data_as``): a boolean, u1, u2, u3, u6, f8 or f4 tensor is refused
+        ("Element not supported", :class:`ShapeError`), an i4/u4/nf4 Const read a signed byte per element. ``cast``:
+        as ``Constant::cast_vector`` reads them instead (an If's or a Loop's condition), every type unpacked."""
         if i in self._memo:
             v = self._memo[i]
         else:
@@ -203,26 +230,42 @@ class Node:
             if isinstance(v, Tensor):
                 v = _fitting(v, self.inputs[i], i)
             self._memo[i] = v
+        if isinstance(v, Tensor):
+            if cast:
+                if v.et not in RAW_TYPES:
+                    return v
+                if len(v.lo) != len(v.raw or v.lo) or not v.lo:
+                    raise Undecided(f"the {v.et} values of input {i} are not unpacked")
+                return Tensor("i64" if all(isinstance(x, int) for x in v.lo) else "f32", v.shape, v.lo, v.hi)
+            try:
+                read = raw_read(v)
+            except Rejected as e:
+                raise ShapeError(str(e)) from None
+            if read is None:
+                raise Undecided(f"irreshape cannot tell what OpenVINO reads of the {v.et} values of input {i}")
+            return read
+        if isinstance(v, ShapeError):  # OpenVINO throws evaluating the input's subgraph
+            raise v
         if v is Undecided or isinstance(v, Undecided):
             src = self.source(i)
-            if src is not None and src[0] == "const" and \
+            if not cast and src is not None and src[0] == "const" and \
                     (src[1].get("element_type") or "").lower() in UNREADABLE:
                 raise ShapeError("Element not supported")
             raise Undecided(str(v) if isinstance(v, Undecided) else f"the value of input {i} is unknown")
         return v  # type: ignore[return-value]
 
-    def const(self, i: int) -> list[int] | None:
+    def const(self, i: int, cast: bool = False) -> list[int] | None:
         """``get_input_const_data_as<int64_t>``: input ``i``'s values (flattened, read as int64) when
-        OpenVINO knows them exactly (a Const, or a subgraph it folds); None otherwise."""
-        t = self.value(i)
+        OpenVINO knows them exactly (a Const, or a subgraph it folds); None otherwise. ``cast``: as
+        ``Constant::cast_vector`` reads them (see :meth:`value`)."""
+        t = self.value(i, cast)
         if t is None or not t.is_const:
             return None
         if t.et in INT_RANGES:
             return [wrap(v, "i64") for v in t.lo]
-        try:
-            return [int(v) for v in t.lo]  # a float tensor read as integers truncates toward 0
-        except (ValueError, OverflowError):  # NaN, inf: what C++ makes of them is undefined
-            raise Undecided(f"input {i} holds a value that is not a finite number, read as an integer") from None
+        if not all(math.isfinite(v) for v in t.lo):  # a cast C++ leaves undefined
+            raise Undecided(f"input {i} holds a value that is not finite, read as an integer")
+        return [int(v) for v in t.lo]  # a float tensor read as integers truncates toward 0
 
     def source(self, i: int) -> "tuple[str, Mapping[str, str]] | None":
         """(kind, <data> attributes) of the layer input ``i`` comes from; None where unknown."""
@@ -247,6 +290,8 @@ class Node:
         if t is None:
             return None
         if t.et not in INT_RANGES:
+            if not all(math.isfinite(v) for v in t.lo + t.hi):
+                raise Undecided(f"input {i} holds a value that is not finite, read as an integer")
             return [(int(a), int(b)) for a, b in zip(t.lo, t.hi)]
         return [(bound_value(a, t.et), bound_value(b, t.et)) for a, b in zip(t.lo, t.hi)]
 
@@ -282,8 +327,9 @@ def _fitting(v: Tensor, shape: Shape, i: int) -> "Tensor | Undecided":
         n = 1
         for d in shape:
             n *= d.lo
-        if n != len(v.lo):
-            return Undecided(f"the value of input {i} holds {len(v.lo)} elements, its shape {n} in this reading")
+        held = len(v.lo) if v.et not in RAW_TYPES else math.prod(v.shape)  # (a Const's values may not be unpacked)
+        if n != held:
+            return Undecided(f"the value of input {i} holds {held} elements, its shape {n} in this reading")
     return v
 
 

@@ -10,21 +10,30 @@ An op's ``visit_attributes`` names each attribute with a C++ type; the IR reader
   a value beyond double (``1e400``) is refused as above;
 * a bool: ``true``/``1``/``false``/``0`` in any case; anything else leaves the default (``m_pythondiv="yes"``
   keeps true);
+* an integer member narrower or unsigned is read as an ``int64_t`` and cast: a ``size_t``/``uint64_t`` reads -1 as
+  2**64 - 1 (and a shape function then sees what OpenVINO sees: ``block_size="-1"`` is a block of 2**64 - 1), an
+  ``int`` keeps the low 32 bits (``"4294967297"`` is 1);
 * a list: fields split at commas, one trailing comma ignored, an empty field refused (``Cannot get vector of
   parameters! "TEXT" is incorrect``), each field read as its number type (``Cannot parse 'FIELD' in
-  "TEXT"``); an unsigned list (``ov::Shape``/``Strides``) reads a negative field as its wrap-around;
+  "TEXT"``): ``std::vector<int64_t>`` as an integer above, ``std::vector<int>`` within int32,
+  ``std::vector<size_t>`` as digits alone (``"-1"`` and ``"+1"`` refused) below 2**64, ``std::vector<float>`` as a
+  real within float (``"1e39"`` refused); an ``ov::Shape``/``Strides``/``AxisSet`` is read as a list of int64 and
+  cast, so a negative field wraps around;
 * an enum: its member names in any case, else ``"TEXT" is not a member of enum NAME``; an element type is an
   enum (``element::Type_t``) whose members are the type names;
 * a missing attribute keeps the op's default.
 
 The defaults and the attribute names of every op version are generated from openvino itself
 (:mod:`.opsets`); the kinds that a default cannot tell (an enum's members, a list's number type) are
-:data:`ENUMS` (and :data:`OP_ENUMS`, :data:`VERSION_ENUMS`), :data:`FLOAT_LISTS` and :data:`SIZE_LISTS` below.
+:data:`ENUMS` (and :data:`OP_ENUMS`, :data:`VERSION_ENUMS`), :data:`FLOAT_LISTS` and the C++ integer types of
+:data:`UNSIGNED`, :data:`INT32`, :data:`SIZE_LISTS`, :data:`U64_LISTS` and :data:`I32_LISTS` below (from the op
+headers openvino ships, ``include/openvino/op``).
 """
 
 from __future__ import annotations
 
 import re
+import struct
 from collections.abc import Mapping
 from typing import Any
 
@@ -100,11 +109,53 @@ FLOAT_LISTS = frozenset({"anchors", "aspect_ratio", "density", "fixed_ratio", "f
                          "scale", "ratio"})
 # std::vector<std::string> attributes whose default (an empty list: GRUSequence, LSTMSequence, RNNSequence) cannot tell
 STR_LISTS = frozenset({"activations"})
-# ov::Shape / ov::Strides attributes (unsigned): a negative field wraps around
-SIZE_LISTS: dict[str, frozenset[str]] = {
-    "MaxPool": frozenset({"pads_begin", "pads_end", "kernel", "strides", "dilations"}),
-    "AvgPool": frozenset({"pads_begin", "pads_end", "kernel", "strides", "dilations"}),
+# The C++ integer type of an attribute where it is not int64_t, by op type (or (op type, op version)) -> names.
+_CONV = frozenset({"strides", "dilations"})
+_POOL = frozenset({"pads_begin", "pads_end", "kernel", "strides", "dilations"})
+_RNN = frozenset({"hidden_size"})
+# size_t / uint64_t scalars: a negative value wraps around
+UNSIGNED: dict[Any, frozenset[str]] = {
+    "DepthToSpace": frozenset({"block_size"}), "SpaceToDepth": frozenset({"block_size"}),
+    "DetectionOutput": frozenset({"input_height", "input_width"}),
+    "ExperimentalDetectronDetectionOutput": frozenset({"max_detections_per_image"}),
+    "ExperimentalDetectronTopKROIs": frozenset({"max_rois"}),
+    "FakeQuantize": frozenset({"levels"}),
+    **dict.fromkeys(("GRUCell", "GRUSequence", "LSTMCell", "LSTMSequence", "RNNCell", "RNNSequence"), _RNN),
+    "GatherND": frozenset({"batch_dims"}),
+    "LRN": frozenset({"size"}),
+    "Multinomial": frozenset({"global_seed", "op_seed"}), "RandomUniform": frozenset({"global_seed", "op_seed"}),
+    "PSROIPooling": frozenset({"output_dim", "group_size"}),
+    "Proposal": frozenset({"base_size", "pre_nms_topn", "post_nms_topn", "feat_stride", "min_size"}),
+    "RegionYolo": frozenset({"coords", "classes", "num"}),
+    "ROIPooling": frozenset({"pooled_h", "pooled_w"}),  # written into its Shape
+    ("Softmax", 1): frozenset({"axis"}),
+    "Split": frozenset({"num_splits"}),
 }
+# int scalars: the low 32 bits
+INT32: dict[Any, frozenset[str]] = {
+    "DetectionOutput": frozenset({"background_label_id", "top_k", "num_classes"}),
+    "MatrixNms": frozenset({"nms_top_k", "keep_top_k", "background_class"}),
+    "MulticlassNms": frozenset({"nms_top_k", "keep_top_k", "background_class"}),
+    "PSROIPooling": frozenset({"spatial_bins_x", "spatial_bins_y"}),
+    **dict.fromkeys(("ROIAlign", "ROIAlignRotated"), frozenset({"pooled_h", "pooled_w", "sampling_ratio"})),
+    "RegionYolo": frozenset({"axis", "end_axis"}),
+}
+# ov::Shape / Strides / AxisSet: a negative field wraps around
+SIZE_LISTS: dict[Any, frozenset[str]] = {
+    "MaxPool": _POOL, "AvgPool": _POOL,
+    **dict.fromkeys(("Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData",
+                     "BinaryConvolution", "DeformableConvolution"), _CONV),
+    "Col2Im": _POOL - {"kernel"},
+    "ExtractImagePatches": frozenset({"sizes", "strides", "rates"}),
+    "ReorgYolo": frozenset({"stride"}),
+    "ROIPooling": frozenset({"output_size", "output_roi"}),
+    ("MVN", 0): frozenset({"reduction_axes"}),
+    ("Interpolate", 0): frozenset({"axes"}),
+}
+# std::vector<size_t>: each field digits alone, below 2**64
+U64_LISTS: dict[Any, frozenset[str]] = {"Interpolate": frozenset({"pads_begin", "pads_end"})}
+# std::vector<int>: each field within int32
+I32_LISTS: dict[Any, frozenset[str]] = {"DetectionOutput": frozenset({"keep_top_k"})}
 # attributes of op versions a default-constructed node cannot tell (it cannot be visited)
 EXTRA: dict[tuple[str, int], dict[str, Any]] = {
     ("ReadValue", 3): {"variable_id": ""},
@@ -141,6 +192,32 @@ def parse_real(text: str) -> float | None:
     return None if v in (float("inf"), float("-inf")) else v
 
 
+_U64 = 1 << 64
+_INFS = (float("inf"), float("-inf"))
+_UINT = re.compile(r"\s*(\d+)")
+
+
+def _read_u64(text: str) -> int | None:
+    m = _UINT.match(text)
+    return None if m is None or int(m.group(1)) >= _U64 else int(m.group(1))
+
+
+def _read_i32(text: str) -> int | None:
+    v = parse_int(text)
+    return v if v is not None and -(1 << 31) <= v < 1 << 31 else None
+
+
+def _read_f32(text: str) -> float | None:
+    v = parse_real(text)
+    if v is None:
+        return None
+    try:
+        f = struct.unpack("f", struct.pack("f", v))[0]
+    except OverflowError:
+        return None
+    return None if f in _INFS and v not in _INFS else f  # beyond float once rounded
+
+
 def parse_bool(text: str, default: bool) -> bool:
     low = text.lower()
     return True if low in ("true", "1") else False if low in ("false", "0") else default
@@ -163,13 +240,17 @@ def parse_list(text: str, read, unsigned: bool = False) -> list:
         v = read(f)
         if v is None:
             raise AttributeError_(f"Cannot parse '{f}' in \"{text}\"")
-        out.append(v + (1 << 64) if unsigned and v < 0 else v)
+        out.append(v + _U64 if unsigned and v < 0 else v)
     return out
 
 
+_LIST_READERS = {"u64s": _read_u64, "i32s": _read_i32, "reals": _read_f32}
+
+
 class Attr:
-    """One attribute: its name, kind (``int``, ``real``, ``bool``, ``str``, ``ints``, ``sizes``, ``reals``,
-    ``strs``, ``etype``, ``enum``), default and, for an enum, its C++ name and members."""
+    """One attribute: its name, kind (``int``, ``size``, ``i32``, ``real``, ``bool``, ``str``, ``ints``, ``sizes``,
+    ``u64s``, ``i32s``, ``reals``, ``strs``, ``etype``, ``enum``), default and, for an enum, its C++ name and
+    members."""
 
     __slots__ = ("name", "kind", "default", "enum", "members")
 
@@ -183,14 +264,20 @@ class Attr:
         kind = self.kind
         if kind == "int":
             v = parse_int(text)
+        elif kind == "size":
+            v = parse_int(text)
+            v = v % _U64 if v is not None else v
+        elif kind == "i32":
+            v = parse_int(text)
+            v = (v + (1 << 31)) % (1 << 32) - (1 << 31) if v is not None else v
         elif kind == "real":
             v = parse_real(text)
         elif kind == "bool":
             return parse_bool(text, self.default)
         elif kind in ("ints", "sizes"):
             return parse_list(text, parse_int, kind == "sizes")
-        elif kind == "reals":
-            return parse_list(text, parse_real)
+        elif kind in _LIST_READERS:
+            return parse_list(text, _LIST_READERS[kind])
         elif kind == "strs":
             return [f.strip() for f in text.split(",") if f.strip()]
         elif kind in ("enum", "etype"):
@@ -243,18 +330,25 @@ class Schema:
 EMPTY = Schema(())
 
 
+def _typed(table: Mapping[Any, frozenset[str]], op: str, version: int, name: str) -> bool:
+    return name in table.get(op, ()) or name in table.get((op, version), ())
+
+
 def _kind(op: str, version: int, name: str, default: Any) -> Attr:
     if isinstance(default, bool):
         return Attr(name, "bool", default)
     if isinstance(default, int):
-        return Attr(name, "int", default)
+        kind = ("size" if _typed(UNSIGNED, op, version, name) else "i32" if _typed(INT32, op, version, name)
+                else "int")
+        return Attr(name, kind, default)
     if isinstance(default, float):
         return Attr(name, "real", default)
     if isinstance(default, list):
         if (default and isinstance(default[0], str)) or name in STR_LISTS:
             return Attr(name, "strs", default)
-        if name in SIZE_LISTS.get(op, ()):
-            return Attr(name, "sizes", default)
+        for table, kind in ((SIZE_LISTS, "sizes"), (U64_LISTS, "u64s"), (I32_LISTS, "i32s")):
+            if _typed(table, op, version, name):
+                return Attr(name, kind, default)
         if name in FLOAT_LISTS or (default and isinstance(default[0], float)):
             return Attr(name, "reals", default)
         return Attr(name, "ints", default)

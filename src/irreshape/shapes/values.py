@@ -40,6 +40,8 @@ import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..core import etypes
+
 MAX_ELEMENTS = 1 << 16  # a shape tensor longer than this is not a shape: irreshape does not build it
 
 INT_RANGES: dict[str, tuple[int, int]] = {
@@ -98,6 +100,10 @@ class Tensor:
     shape: tuple[int, ...]
     lo: tuple[int, ...]
     hi: tuple[int, ...]
+    #: a Const of a type of :data:`RAW_TYPES` only: what shape inference's ``get_raw_data_as`` reads of its buffer
+    #: (i4/u4/nf4 a signed byte per element, bf16 its float), None where irreshape cannot tell; ``lo``/``hi`` are then
+    #: the values the element iterator unpacks (a Convert's input), empty where irreshape does not unpack them
+    raw: tuple | None = None
 
     @property
     def is_const(self) -> bool:
@@ -107,6 +113,32 @@ class Tensor:
     def with_bounds(self, lo: Sequence[int], hi: Sequence[int], shape: Sequence[int] | None = None,
                     et: str | None = None) -> Tensor:
         return Tensor(et or self.et, tuple(self.shape if shape is None else shape), tuple(lo), tuple(hi))
+
+
+RAW_TYPES = etypes.RAW_READ  # the Const types besides INT_RANGES and FLOAT_TYPES whose values irreshape reads
+# the types ``get_raw_data_as`` refuses, of every tensor (a Const's, or one folded from a subgraph)
+RAW_REFUSED = frozenset({t for t, r in RAW_TYPES.items() if r is None} | {"boolean", "string"})
+
+
+def raw_const(et: str, shape: Sequence[int], values: Sequence[float] | None, raw: Sequence[float] | None) -> Tensor:
+    """A Const of a type of :data:`RAW_TYPES`: ``values`` as the element iterator unpacks them (None: not known) and
+    ``raw`` as ``get_raw_data_as`` reads the buffer (None: not known)."""
+    vals = () if values is None else tuple(values)
+    return Tensor(et, tuple(shape), vals, vals, None if raw is None else tuple(raw))
+
+
+def raw_read(t: Tensor) -> Tensor | None:
+    """``get_raw_data_as`` on ``t``: ``t`` itself for the types it reads element by element, for a Const of
+    :data:`RAW_TYPES` the bytes it reads instead, as the type it reads them as; None where irreshape cannot tell what
+    it reads. Raises :class:`Rejected` where OpenVINO refuses the type."""
+    if t.et in RAW_REFUSED:
+        raise Rejected("Element not supported")
+    as_type = RAW_TYPES.get(t.et, "")
+    if as_type == "":
+        return t
+    if t.raw is None:
+        return None
+    return Tensor(as_type, t.shape, t.raw, t.raw)
 
 
 def const(et: str, shape: Sequence[int], values: Sequence[float]) -> Tensor:
@@ -174,6 +206,8 @@ def gather(data: Tensor, indices: Tensor, axis: Tensor, batch_dims: int = 0, neg
         raise Unsupported("Gather of a scalar")  # OpenVINO's shape inference rejects it first
     ax = _axis(_ints(axis, "axis")[0], len(data.shape))
     outer, n, inner = _split(data.shape, ax)
+    if indices.et not in INT_RANGES:  # OpenVINO's type rule refuses real indices first
+        raise Unsupported(f"Gather indices of type {indices.et}")
     idx: list[int | None] = []
     for i in indices.lo:
         i = wrap(i, "i64")
@@ -262,7 +296,7 @@ def split(data: Tensor, axis: Tensor, parts: int | Tensor) -> list[Tensor]:
     ax = _axis(_ints(axis, "axis")[0], len(data.shape))
     n = data.shape[ax]
     if isinstance(parts, int):
-        if parts <= 0 or n % parts:
+        if not 0 < parts < 1 << 31 or n % parts:  # num_splits is a size_t
             raise Unsupported(f"Split of a dim of {n} into {parts} parts")
         lengths = [n // parts] * parts
     else:
@@ -609,6 +643,12 @@ def convert(data: Tensor, et: str) -> Tensor:
     16 bits, and to or from a float (measured with f16), a maximum stays a maximum."""
     if (et not in INT_RANGES and et not in FLOAT_TYPES) or et == "boolean":
         raise Unsupported(f"Convert to {et} (irreshape evaluates integer and f16/f32/f64 tensors only)")
+    if data.et in RAW_TYPES:  # a Const: its values as the element iterator unpacks them
+        if data.et in ("nf4", "f8e4m3", "f8e5m2", "f8e8m0", "f4e2m1"):
+            raise NoBounds(f"OpenVINO does not evaluate a Convert of {data.et} (measured)")
+        if len(data.lo) != numel(data.shape):
+            raise Unsupported(f"Convert of {data.et} values irreshape does not unpack")
+        data = Tensor("f32" if data.et == "bf16" else "i64", data.shape, data.lo, data.hi)
     keep_max = _wide(data.et) and _wide(et)
     src_max, dst_max = type_max(data.et), type_max(et)
 

@@ -191,9 +191,45 @@ def check_const(layer: Layer, weights: Weights, dims: "list[int] | None" = None)
     return et, shape, offset, size
 
 
-def read_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[float]]:
+# How OpenVINO's element iterator unpacks the sub-byte integer types (measured through a Convert on 2026.4.1): u1 eight
+# to a byte, the first in the top bit; u2 four to a byte and u4/i4 two, the first in the lowest bits; u3 eight in three
+# bytes (two bytes of 2-bit low parts and a byte of top bits, first element first: the top bits of the byte) and u6
+# four in three bytes (two bytes of 4-bit low parts, a byte of 2-bit top parts, likewise first element in the top bits)
+_SPLIT = {"u3": (8, 2, 1), "u6": (4, 4, 2)}  # elements per 3 bytes, bits of the low part, bits of the high part
+
+
+def _bits_msb(data: bytes, i: int, width: int) -> int:
+    """Element ``i`` of a stream of ``width``-bit fields, the first field in the top bits of the first byte."""
+    per = 8 // width
+    return (data[i // per] >> (8 - width * (i % per + 1))) & ((1 << width) - 1)
+
+
+def unpack(et: str, raw: bytes, count: int) -> list[int] | None:
+    """The values of ``count`` elements of a sub-byte integer type packed in ``raw`` as OpenVINO's element iterator
+    (``Constant::cast_vector``, ``Convert``) reads them; None for a type irreshape does not unpack (nf4)."""
+    if et == "u1":
+        return [_bits_msb(raw, i, 1) for i in range(count)]
+    if et in ("u2", "u4", "i4"):
+        width = 2 if et == "u2" else 4
+        per, mask = 8 // width, (1 << width) - 1
+        out = [(raw[i // per] >> (width * (i % per))) & mask for i in range(count)]
+        return [v - 16 if v > 7 else v for v in out] if et == "i4" else out
+    if et in _SPLIT:
+        per, low, high = _SPLIT[et]
+        out = []
+        for i in range(count):
+            block, j = raw[3 * (i // per): 3 * (i // per) + 3], i % per
+            out.append(_bits_msb(block[2:], j, high) << low | _bits_msb(block[:2], j, low))
+        return out
+    return None
+
+
+
+def read_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[float] | None, list[float] | None]:
     """Element type, shape and the values of a Const, read the way OpenVINO reads them: integers, and
-    f16/f32/f64 values (up to MAX_FLOATS of them); no values for any other type or a larger float Const.
+    f16/f32/f64 values (up to MAX_FLOATS of them); for the types of :data:`etypes.RAW_READ`, the values the element iterator
+    gives (None where irreshape does not decode them) and, last, what ``get_raw_data_as`` reads (None where it
+    refuses the type, or reads past the Const's ``size``); no values for any other type or a larger float Const.
 
     Raises ProblemError with the problem that explains why the values cannot be had.
     """
@@ -202,18 +238,30 @@ def read_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], li
     needed = etypes.byte_size(et, count)
     if et in FLOAT_TYPES:
         if count > MAX_FLOATS:
-            return et, shape, []
+            return et, shape, [], None
         code = FLOAT_TYPES[et]
         raw = weights.read(layer, offset, size, count * struct.calcsize(code))
-        return et, shape, list(struct.unpack(f"<{count}{code}", raw))
-    if et not in INT_TYPES and et != "boolean":
-        return et, shape, []
+        return et, shape, list(struct.unpack(f"<{count}{code}", raw)), None
+    if et not in INT_TYPES and et != "boolean" and et not in etypes.RAW_READ:
+        return et, shape, [], None
     if count > 1 << 20:
         raise ProblemError(Problem("const-invalid-attributes", f"Const {layer.name!r}: {count} elements is too many for a "
                                  "shape pattern", layer.line, layer.ref))
+    if et in etypes.RAW_READ:
+        code = etypes.RAW_READ[et]
+        if et == "bf16":  # the top half of an f32
+            data = weights.read(layer, offset, size, needed)
+            vals = [struct.unpack("<f", b"\0\0" + data[i:i + 2])[0] for i in range(0, 2 * count, 2)]
+            return et, shape, vals, vals
+        raw_values = None
+        if code is not None and count <= size:  # a byte per element, within the Const's own bytes
+            raw_values = list(struct.unpack(f"<{count}b", weights.read(layer, offset, size, count)))
+        packed = _memory_size(et, count)  # u3/u6 in whole blocks of 3 bytes
+        values = unpack(et, weights.read(layer, offset, size, packed), count) if packed <= size else None
+        return et, shape, values, raw_values
     raw = weights.read(layer, offset, size, needed)
-    if et == "boolean":  # a byte each, read as `value != 0` (a condition Const)
-        return et, shape, [int(v != 0) for v in raw[:count]]
+    if et == "boolean":  # a byte each, 0 or 1 (a condition Const); other bytes a Convert reads as int8: not followed
+        return et, shape, (None if any(v > 1 for v in raw[:count]) else list(raw[:count])), None
     width, signed = INT_TYPES[et]
     values = [int.from_bytes(raw[i:i + width], "little", signed=signed) for i in range(0, needed, width)]
-    return et, shape, values
+    return et, shape, values, None

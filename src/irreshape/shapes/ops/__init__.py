@@ -1,4 +1,4 @@
-"""One module per op family; each registers its ops' shape functions and value evaluators on import."""
+"""One module per op family; each registers its ops' shape functions, type rules and value evaluators on import."""
 
 from . import (control, convolution, detection, elementwise, image, movement, pooling, reduction,  # noqa: F401
-               state, strings, types)
+               signal, sparse, state, strings)

@@ -300,7 +300,7 @@ def _loop(node: Node) -> list[Shape]:
     if special.iteration is not None:
         _rank_0_or_1(body.parameter(special.iteration), "Rank of CurrentIteration input must be equal to 0 or 1")
     _rank_0_or_1(node.input(1), "Rank of ExecutionCondition input must be equal to 0 or 1")
-    zero = _flag(node.const(1) if node.has_input(1) else None, "Condition") is False
+    zero = _flag(node.const(1, cast=True) if node.has_input(1) else None, "Condition") is False
     if special.condition is None:
         raise Undecided("the Loop's body has no execution_condition output")
     _rank_0_or_1(body.result(special.condition), "Rank of BodyExecutionCondition output must be equal to 0 or 1")
@@ -310,12 +310,12 @@ def _loop(node: Node) -> list[Shape]:
         param = body.feeder(special.condition)
         for d in ins:
             if param is not None and d.param == param:
-                known = _flag(node.const(d.index) if node.has_input(d.index) else None, "Condition")
+                known = _flag(node.const(d.index, cast=True) if node.has_input(d.index) else None, "Condition")
                 always = known if known is not None else always
     if always is False:
         iterations = 1  # do-while: the body runs once
     _rank_0_or_1(node.input(0), "Rank of TripCount input must be equal to 0 or 1")
-    trip = node.const(0) if node.has_input(0) else None
+    trip = node.const(0, cast=True) if node.has_input(0) else None
     if trip is not None:
         if len(trip) != 1:
             raise ShapeError("The number of values in the TripCount constant is greater than 1")
@@ -428,7 +428,7 @@ def _if(node: Node) -> list[Shape]:
     Results' dims (a dim that differs becomes the interval between them, a dynamic one ``?``)."""
     then, other = _body(node, "then"), _body(node, "else")
     _rank_0_or_1(node.input(0), "Rank of If condition input must be equal to 0 or 1")
-    cond = _flag(node.const(0) if node.has_input(0) else None, "If condition")
+    cond = _flag(node.const(0, cast=True) if node.has_input(0) else None, "If condition")
     branches = [then, other] if cond is None else [then if cond else other]
     described = {}
     for b in branches:

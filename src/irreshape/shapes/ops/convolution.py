@@ -21,10 +21,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
-                      merge_checked, padded, sub)
-from ..node import Node, ShapeError, Undecided, shape_infer
+                      merge_checked, padded, rank_is, sub)
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import (NUMERIC, check_integral, check_types, data_type_with, in_type, merged_type, merged_types,
+                        same_type)
 from ..values import INT_RANGES, wrap
 
 
@@ -36,8 +39,8 @@ class _Attrs:
     """The attributes of ``ConvolutionBase`` (and ``ConvolutionBackPropBase``) as the IR gives them."""
 
     def __init__(self, node: Node, backprop: bool = False) -> None:
-        self.strides = node.ints("strides")
-        self.dilations = node.ints("dilations")
+        self.strides = [v % (1 << 64) for v in node.ints("strides")]  # Strides: size_t
+        self.dilations = [v % (1 << 64) for v in node.ints("dilations")]
         self.pads_begin = node.ints("pads_begin")
         self.pads_end = node.ints("pads_end")
         self.output_padding = node.ints("output_padding") if backprop else []
@@ -46,9 +49,6 @@ class _Attrs:
         self.auto_pad = "explicit" if text is None else text.lower()
         if self.auto_pad not in _PAD_TYPES:
             raise ShapeError(f'"{text}" is not a member of enum ov::op::PadType')
-        if any(v < 0 for v in self.strides + self.dilations):
-            # read into size_t, then used both as size_t and as int64 (Dimension::value_type)
-            raise Undecided("negative strides or dilations")
 
     @property
     def same(self) -> bool:
@@ -83,6 +83,9 @@ class _Attrs:
             raise ShapeError(f"Filter dilations has zero dimension(s). {self.dilations}")
         if self.backprop and len(self.output_padding) != n:
             raise ShapeError("Output padding should be defined for all and only spatial dimensions.")
+        if any(v >= 1 << 63 for v in self.dilations + (self.strides if self.backprop else [])):
+            # size_t written negative (the schema wraps it), then used both as size_t and as int64
+            raise Undecided("negative strides or dilations")
 
     def padding(self) -> list[int]:
         """Per axis, the int64 sum of the pads the output dims are computed with (``apply_padding``: the
@@ -117,7 +120,10 @@ def _last(shape: Shape, n: int, what: str) -> list[Dim]:
 def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim]:
     """``convolution::append_spatial_shape`` of a forward convolution (``convolution_shape_inference_util``)."""
     data_dims = _last(data, n, "data")
+    huge = [s >= 1 << 63 for s in a.strides]  # a size_t stride written negative
     if a.same:
+        if any(huge):
+            raise Undecided("SAME pads of a stride past int64")
         return [ceil_div(d, s) for d, s in zip(data_dims, a.strides)]
     filter_dims = _last(filters, n, "filter")
     padding = a.padding()
@@ -128,6 +134,11 @@ def _forward_spatial(a: _Attrs, data: Shape, filters: Shape, n: int) -> list[Dim
         if dim.is_static and kernel.is_static and kernel.lo > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {kernel.lo}) larger than the data shape "
                              f"after padding (dim: {dim}) at axis {i}.")
+        if huge[i]:  # written -1: one window where the dims are static (measured), else not known
+            if not (dim.is_static and kernel.is_static and a.strides[i] == (1 << 64) - 1):
+                raise Undecided(f"a stride of {a.strides[i]}")
+            out.append(Dim.of(1))
+            continue
         out.append(add(floor_div(sub(dim, kernel), a.strides[i]), Dim.of(1)))
     return out
 
@@ -329,6 +340,15 @@ def _group_convolution_backprop(node: Node) -> list[Shape]:
     return _convolution(node, backprop=True, grouped=True)
 
 
+@type_infer("Convolution", "GroupConvolution", "ConvolutionBackpropData", "GroupConvolutionBackpropData")
+def _convolution_types(node: Node) -> list[str | None]:
+    if node.type.lower().endswith("backpropdata"):
+        check_integral(node, 2, "Element type for output shape should be of integer type (output_shape element type: "
+                                "{}).")
+    return [merged_type(node, 0, 1, "Element types for data batch and filters do not match (data batch element type: "
+                                    "{}, filters element type: {}).")]
+
+
 # -- DeformableConvolution -----------------------------------------------------------------------------
 def _check_divisible(d: Dim, group: int, name: str, what: str) -> None:
     """``ov::util::dim::is_divisible``: ``d / group`` is not empty."""
@@ -340,7 +360,7 @@ def _deformable(node: Node) -> list[Shape]:
     """``util::shape_infer(DeformableConvolutionBase)`` (``deformable_convolution_shape_inference.hpp``)."""
     data, offsets, filters = node.input(0), node.input(1), node.input(2)
     a = _Attrs(node)
-    group, deformable_group = node.int("group", 1), node.int("deformable_group", 1)
+    group, deformable_group = node.int("group"), node.int("deformable_group")
     n = _spatial_from_shapes(data, filters, 2)
     if n is None and offsets is not None:
         n = 2
@@ -391,7 +411,7 @@ def _deformable_v8(node: Node) -> list[Shape]:
     """``v8::shape_infer(DeformableConvolution)``: the optional mask is checked first against the filters
     and the data batch, and after inference against the output's spatial dims."""
     mask, data, filters = node.input(3) if node.has_input(3) else None, node.input(0), node.input(2)
-    deformable_group = node.int("deformable_group", 1)
+    deformable_group = node.int("deformable_group")
     if mask is not None:
         if filters is not None:
             channels = at(filters, 2) * at(filters, 3) * Dim.of(deformable_group)
@@ -407,6 +427,16 @@ def _deformable_v8(node: Node) -> list[Shape]:
             not all(compatible(o, d) for o, d in zip(out[0][2:], mask[2:])):
         raise ShapeError("Spatial dimensions of mask and output must be compatible.")
     return out
+
+
+@type_infer("DeformableConvolution")
+def _deformable_convolution_types(node: Node) -> list[str | None]:
+    check_types(node, (3, NUMERIC, "Element type of Mask input must be numeric. Got: {}"))
+    return merged_types(node, (0, 1, 2), "Element types of inputs do not match. Got: data batch ({}), offsets ({}) and "
+                                         "filters ({})")
+
+
+type_infer("BinaryConvolution")(data_type_with((0, NUMERIC, "Data batch element type must be numeric. Got: {}")))
 
 
 # -- MatMul -----------------------------------------------------------------------------------------------
@@ -455,6 +485,50 @@ def _matmul(node: Node) -> list[Shape]:
         out.append(a2[-2])
     if len(b) > 1:
         out.append(b2[-1])
+    return [out]
+
+
+@type_infer("MatMul")
+def _matmul_types(node: Node) -> list[str | None]:
+    return [same_type(node)]
+
+
+# -- GroupedMatMul ---------------------------------------------------------------------------------------
+@shape_infer("GroupedMatMul", versions=(17,))
+def _grouped_matmul(node: Node) -> list[Shape]:
+    """``v17::shape_infer(GroupedMatMul)`` (``grouped_matmul_shape_inference.hpp``, as 2026.4.1 holds it: two
+    cases, measured): 3-D ``[G, M, K]`` by 3-D ``[G, N, K]`` gives ``[G, M, N]`` (any offsets ignored); 2-D
+    ``[T, K]`` by 3-D ``[G, N, K]`` with 1-D offsets gives ``[T, N]``; G and K merged."""
+    if len(node.inputs) not in (2, 3):
+        raise ShapeError("num_inputs == 2 || num_inputs == 3")
+    a, b = node.input(0), node.input(1)
+    if a is None or b is None:
+        return [None]
+    if len(a) == 3 and len(b) == 3:
+        groups = merge_checked(a[0], b[0], f"GroupedMatMul 3Dx3D: batch dimension mismatch mat_a: {a[0]}, "
+                                           f"mat_b: {b[0]}")
+        merge_checked(a[2], b[2], f"GroupedMatMul 3Dx3D: inner dimension mismatch mat_a: {a[2]}, mat_b: {b[2]}")
+        return [[groups, a[1], b[1]]]
+    if len(a) == 2 and len(b) == 3:
+        if len(node.inputs) != 3:
+            raise ShapeError("GroupedMatMul 2Dx3D case requires offsets input.")
+        if not rank_is(node.input(2), 1):
+            raise ShapeError("GroupedMatMul offsets must be 1D tensor.")
+        merge_checked(a[1], b[2], f"GroupedMatMul 2Dx3D: inner dimension mismatch mat_a: {a[1]}, mat_b: {b[2]}")
+        return [[a[0], b[1]]]
+    raise ShapeError(f"GroupedMatMul unsupported combination: mat_a {len(a)}D x mat_b {len(b)}D. Supported: 2Dx3D, "
+                     "3Dx3D.")
+
+
+@type_infer("GroupedMatMul", versions=(17,))
+def _grouped_matmul_types(node: Node) -> list[str | None]:
+    """``v17::GroupedMatMul::validate_and_infer_types``: mat_a and mat_b of one type (the output's), the offsets
+    (a third input) i32, i64 or dynamic."""
+    out = merged_type(node, 0, 1, "Arguments do not have the same element type (mat_a element type: {}, mat_b "
+                                  "element type: {}).")
+    offsets = in_type(node, 2)
+    if len(node.types) == 3 and offsets not in (None, E.DYNAMIC, "i32", "i64"):
+        raise ShapeError(f"Offsets element type must be i32 or i64. Got: {offsets}")
     return [out]
 
 
@@ -549,3 +623,11 @@ def _einsum(node: Node) -> list[Shape]:
                              "subscript.")
         out.extend(dims[label])
     return [out]
+
+
+@type_infer("Einsum")
+def _einsum_types(node: Node) -> list[str | None]:
+    known = {t for t in node.types if t is not None and t != E.DYNAMIC}
+    if len(known) > 1:
+        raise ShapeError("Inputs to Einsum operation must have the same type.")
+    return [in_type(node, 0)]

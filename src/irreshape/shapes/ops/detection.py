@@ -26,17 +26,20 @@ rest. In an opset without the type at all (``LSTMSequence`` before ``opset5``: O
 LSTMSequence-0; ``RNNCell`` in ``opset2``) the reader rejects the IR, and so does the shape function.
 
 OpenVINO's element-type checks (integral PriorBox inputs, floating-point boxes, matching RNN input types)
-are not made here: a shape function sees no element types.
+are each op's type rule, beside its shape function.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.dims import Dim, Shape, format_shape
+from ...core import etypes as E
+from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
-from ..node import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import (INTEGRAL, IS_INDEX, REAL, STRICT, attr_type, check_integral, check_types, data_type_with,
+                        equal_types, in_type, known_type_one_of, merge_rule, merged_types)
 from ..values import wrap
 
 _DYN = Dim.dynamic()
@@ -52,7 +55,7 @@ def _aspect_ratios(node: Node) -> int:
     """``PriorBox::normalized_aspect_ratio(...).size()``: the distinct ratios (and their inverses with
     ``flip``), rounded to 6 decimals in float, plus 1."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
-    flip = node.flag("flip", False)
+    flip = node.flag("flip")
     million = np.float32(1e6)
     ratios = {np.float32(1)}
     with np.errstate(all="ignore"):
@@ -69,7 +72,7 @@ def _prior_box_count(node: Node) -> int:
     ratios = _aspect_ratios(node)
     min_size, max_size = node.floats("min_size"), node.floats("max_size")
     fixed_size, fixed_ratio = node.floats("fixed_size"), node.floats("fixed_ratio")
-    if node.flag("scale_all_sizes", True):
+    if node.flag("scale_all_sizes"):
         count = ratios * len(min_size) + len(max_size)
     else:
         count = ratios + len(min_size) - 1
@@ -113,6 +116,13 @@ def _prior_box_clustered(node: Node) -> list[Shape]:
         raise ShapeError(f"Size of heights vector: {len(heights)} doesn't match size of widths vector: "
                          f"{len(widths)}")
     return _prior_boxes(node, len(widths))
+
+
+@type_infer("PriorBox", "PriorBoxClustered")
+def _prior_box_types(node: Node) -> list[str | None]:
+    check_integral(node, 0, "output size input must be an integral number, but is: {}")
+    check_integral(node, 1, "image input must be an integral number, but is: {}")
+    return ["f32"]
 
 
 # -- DetectionOutput -----------------------------------------------------------------------------------
@@ -189,8 +199,8 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
         # openvino 2026.4.1: a segmentation fault), a refusal of the file no message of its own can tell
         raise ShapeError("'keep_top_k' is empty: OpenVINO reads its first element, and read_model crashes on "
                          "this layer")
-    share_location = node.flag("share_location", True)
-    box_size = 4 if node.flag("normalized", False) else 5
+    share_location = node.flag("share_location")
+    box_size = 4 if node.flag("normalized") else 5
     boxes, classes, proposals = node.input(0), node.input(1), node.input(2)
 
     priors = 0
@@ -230,7 +240,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
         if not (proposals[0].contains(1) or compatible(proposals[0], batch)):
             raise ShapeError(f"Proposals' first dimension is must be equal to either batch size ({batch}) "
                              f"or 1. Got: {proposals[0]}.")
-        second = 1 if node.flag("variance_encoded_in_target", False) else 2
+        second = 1 if node.flag("variance_encoded_in_target") else 2
         if not proposals[1].contains(second):
             raise ShapeError(f"Proposals' second dimension is mismatched. Current value is: {proposals[1]}, "
                              f"expected: {second}.")
@@ -256,7 +266,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
 
     dim_priors = Dim.of(priors) if priors else _DYN
     dim_classes = Dim.of(num_classes) if num_classes else _DYN
-    top_k = node.int("top_k", -1)
+    top_k = node.int("top_k")
     if keep_top_k[0] > 0:
         count = batch * Dim.of(keep_top_k[0])
     elif keep_top_k[0] == -1 and top_k > 0:
@@ -270,7 +280,7 @@ def _detection_output(node: Node, attribute_classes: int) -> list[Shape]:
 def _detection_output_v0(node: Node) -> list[Shape]:
     """DetectionOutput-0: ``num_classes`` from its attribute (0 where the IR has none), which must be
     positive."""
-    num_classes = node.int("num_classes", 0)
+    num_classes = node.int("num_classes")
     if num_classes <= 0:
         raise ShapeError("Number of classes must be greater than zero")
     return _detection_output(node, num_classes)
@@ -280,6 +290,20 @@ def _detection_output_v0(node: Node) -> list[Shape]:
 def _detection_output_v8(node: Node) -> list[Shape]:
     """DetectionOutput-8: the number of classes deduced from the input shapes."""
     return _detection_output(node, -1)
+
+
+@type_infer("DetectionOutput")
+def _detection_output_types(node: Node) -> list[str | None]:
+    box, cls = in_type(node, 0), in_type(node, 1)
+    check_types(node, (0, REAL, "Box logits' data type must be floating point. Got {}", STRICT))
+    equal_types(node, (0, 1), "Class predictions' data type must be the same as box logits type ({}). Got {}")
+    check_types(node, (2, REAL, "Proposals' data type must be floating point. Got {}", STRICT))
+    if len(node.types) > 4:  # the additional predictions (DetectionOutput-8 with 5 inputs)
+        equal_types(node, (1, 3), "Additional class predictions' data type must be the same as class predictions data "
+                                  "type ({}). Got {}")
+        equal_types(node, (0, 4), "Additional box predictions' data type must be the same as box logits data type "
+                                  "({}). Got {}")
+    return [box]
 
 
 # -- Proposal ------------------------------------------------------------------------------------------
@@ -304,7 +328,7 @@ def _proposal_boxes(node: Node) -> list[Dim]:
     batch = _DYN
     for dim in batches:  # compatible, as checked
         batch = merge(batch, dim) or batch
-    return [batch * Dim.of(node.int("post_nms_topn")), Dim.of(5)]
+    return [batch * node.size_dim("post_nms_topn"), Dim.of(5)]
 
 
 @shape_infer("Proposal", versions=(0,))
@@ -318,6 +342,13 @@ def _proposal_v4(node: Node) -> list[Shape]:
     """Proposal-4: the boxes and one probability per box."""
     boxes = _proposal_boxes(node)
     return [boxes, [boxes[0]]]
+
+
+@type_infer("Proposal")
+def _proposal_types(node: Node) -> list[str | None]:
+    check_types(node, *((i, REAL, f"Proposal layer input {name} should have floating point type ({{}}).", STRICT)
+                        for i, name in ((0, "class_probs"), (1, "bbox_deltas"), (2, "image_shape"))))
+    return [in_type(node, 0)] * node.n_outputs
 
 
 # -- NonMaxSuppression ---------------------------------------------------------------------------------
@@ -351,9 +382,9 @@ def _nms_boxes_and_scores(boxes: list[Dim], scores: list[Dim]) -> None:
                          "respectively. Boxes: ")
 
 
-def _nms_box_size(boxes: list[Dim]) -> None:
-    if not boxes[2].contains(4):
-        raise ShapeError("The last dimension of the 'boxes' input must be equal to 4")
+def _nms_box_size(boxes: list[Dim], size: int = 4) -> None:
+    if not boxes[2].contains(size):
+        raise ShapeError(f"The last dimension of the 'boxes' input must be equal to {size}")
 
 
 def _max_boxes(node: Node) -> int | None:
@@ -394,7 +425,7 @@ def _nms_v4(node: Node) -> list[Shape]:
 
 
 @shape_infer("NonMaxSuppression")
-def _nms_v5(node: Node) -> list[Shape]:
+def _nms_v5(node: Node, box_size: int = 4) -> list[Shape]:
     """NMS-5 and NMS-9: ``[0..min(boxes, max_boxes) * batches * classes, 3]`` (upper bounds) for the
     selected indices and scores, ``[1]`` for the number of them."""
     boxes, scores = node.input(0), node.input(1)
@@ -411,9 +442,260 @@ def _nms_v5(node: Node) -> list[Shape]:
             if value is not None:  # below -1, an empty interval
                 selected = Dim(0, min(length(boxes[1].hi), value))
             selected = selected * Dim.of(length(scores[0].hi)) * Dim.of(length(scores[1].hi))
-        _nms_box_size(boxes)
+        _nms_box_size(boxes, box_size)
     out = [selected, Dim.of(3)]
     return [out, list(out), [Dim.of(1)]]
+
+
+_NMS_REAL = ("bf16", "f16", "f32", E.DYNAMIC)
+
+
+def _nms_inputs(node: Node) -> None:
+    """NMS-5 and -9: boxes, scores and the thresholds are bf16, f16 or f32."""
+    for i, name in ((0, "boxes"), (1, "scores"), (3, "iou_threshold"), (4, "score_threshold_ps"),
+                    (5, "soft_nms_sigma")):
+        known_type_one_of(node, i, _NMS_REAL, f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
+
+
+@type_infer("NonMaxSuppression", versions=(1,))
+def _nms_1_types(node: Node) -> list[str | None]:
+    return ["i64"]
+
+
+@type_infer("NonMaxSuppression", versions=(3, 4))
+def _nms_3_types(node: Node) -> list[str | None]:
+    return [attr_type(node, "output_type", "i64")]
+
+
+@type_infer("NonMaxSuppression")
+def _nms_types(node: Node) -> list[str | None]:
+    _nms_inputs(node)
+    ot = attr_type(node, "output_type", "i64")
+    return [ot, "f32", ot][:node.n_outputs]
+
+
+@shape_infer("NMSRotated", versions=(13,))
+def _nms_rotated(node: Node) -> list[Shape]:
+    """NMSRotated-13 (``nms::shape_infer`` with rotated boxes): boxes of 5 values, else as NMS-9; then five inputs."""
+    out = _nms_v5(node, 5)
+    if len(node.inputs) != 5:
+        raise ShapeError("Expected 5 inputs to be provided.")
+    return out
+
+
+@type_infer("NMSRotated", versions=(13,))
+def _nms_rotated_types(node: Node) -> list[str | None]:
+    """``v13::NMSRotated::validate_and_infer_types``: boxes, scores and the thresholds floating-point, the box count
+    an integer, ``output_type`` i32 or i64; the indices and their number of ``output_type``, the scores f32."""
+    for i, t in enumerate(node.types):
+        if t in (None, E.DYNAMIC):
+            continue
+        if i == 2 and not E.is_integral_number(t):
+            raise ShapeError(f"Expected integer type as element type for the input at: {i}")
+        if i != 2 and not E.is_real(t):
+            raise ShapeError(f"Expected floating point type as element type for the input at: {i}")
+    out = _index_type(node, "output_type", "The `output_type` attribute (related to the first and third output) must "
+                                           "be i32 or i64.")
+    return [out, "f32", out]
+
+
+# -- MulticlassNms, MatrixNms ---------------------------------------------------------------------------
+def _most(d: Dim) -> int:
+    """``Dimension::get_max_length``: -1 for an unbounded dim."""
+    return length(d.hi)
+
+
+def _top_k(boxes: Dim, nms_top_k: int) -> Dim:
+    """The boxes a class keeps: ``min(boxes' upper bound, nms_top_k)`` where ``nms_top_k`` is set, else the dim."""
+    return Dim.of(min(_most(boxes), nms_top_k)) if nms_top_k > -1 else boxes
+
+
+def _selected(count: Dim) -> Dim:
+    """``Dimension(0, count.get_max_length())``: as many selected boxes as ``count`` can reach, or none."""
+    return Dim(0, INF if _most(count) == -1 else _most(count))
+
+
+def _nms_outputs(selected: Dim, batches: Dim) -> list[Shape]:
+    """The selected boxes ``[n, 6]``, their indices ``[n, 1]`` and their number per image ``[batches]``."""
+    return [[selected, Dim.of(6)], [selected, Dim.of(1)], [batches]]
+
+
+def _nms_attributes(node: Node, *names: str) -> None:
+    """The attributes ``names`` (``nms_top_k``, ``keep_top_k``, ``background_class``) -1 or more."""
+    for name in names:
+        value = node.int(name)
+        if value < -1:
+            raise ShapeError(f"The '{name}' must be great or equal -1. Got:{value}")
+
+
+@shape_infer("MulticlassNms", versions=(8, 9))
+def _multiclass_nms(node: Node) -> list[Shape]:
+    """:func:`_multiclass_nms_shapes`, then ``MulticlassNmsBase::validate``'s attribute checks."""
+    out = _multiclass_nms_shapes(node)
+    _nms_attributes(node, "nms_top_k", "keep_top_k", "background_class")
+    eta = node.float("nms_eta")
+    if not 0.0 <= eta <= 1.0:
+        raise ShapeError(f"The 'nms_eta' must be in close range [0, 1.0]. Got:{eta}")
+    return out
+
+
+def _multiclass_nms_shapes(node: Node) -> list[Shape]:
+    """MulticlassNms-8 and -9 (``multiclass_nms_shape_inference.hpp``; v8 reads a third input as v9 does): 3-D boxes
+    with 3-D scores ``[batches, classes, boxes]``, or with 2-D scores ``[classes, boxes]`` and 1-D ``roisnum``
+    ``[images]``; the outputs :func:`_nms_outputs`, with ``0..top_k(boxes) * classes`` (at most ``keep_top_k``)
+    ``* images`` selected boxes where the shapes tell, else ``?``."""
+    count = len(node.inputs)
+    if count not in (2, 3):
+        raise ShapeError("input_shapes.size() == 2 || has_rois_num")
+    rois = count == 3
+    boxes, scores, roisnum = node.input(0), node.input(1), node.input(2) if rois else None
+    _nms_ranks(boxes, None)
+    if rois:
+        if not rank_is(scores, 2):
+            raise ShapeError("Expected a 2D tensor for the 'scores' input")
+        if not rank_is(roisnum, 1):
+            raise ShapeError("Expected a 1D tensor for the 'roisnum' input")
+    else:
+        _nms_ranks(None, scores)
+    if boxes is None:
+        return _nms_outputs(_DYN, _DYN)
+    if scores is None:
+        raise ShapeError("Accessing out-of-range dimension")  # num_batches reads the scores' dim 0
+    if not compatible(boxes[0], scores[0]):
+        raise ShapeError("The first dimension of both 'boxes' and 'scores' must match.")
+    _nms_box_size(boxes)
+    if rois and not compatible(boxes[1], scores[1]):
+        raise ShapeError("'boxes' and 'scores' input shapes must match at the second dimension respectively")
+    if not rois:
+        _nms_boxes_and_scores(boxes, scores)
+    elif roisnum is None:
+        return _nms_outputs(_DYN, _DYN)
+    classes, images = (boxes[0], roisnum[0]) if rois else (scores[1], scores[0])  # type: ignore[index]
+    selected = _top_k(boxes[1], node.int("nms_top_k")) * classes
+    keep_top_k = node.int("keep_top_k")
+    if keep_top_k > -1 and keep_top_k < _most(selected):
+        selected = Dim.of(keep_top_k)
+    return _nms_outputs(_selected(selected * images), images if rois else boxes[0])
+
+
+@shape_infer("MatrixNms", versions=(8,))
+def _matrix_nms(node: Node) -> list[Shape]:
+    """MatrixNms-8 (``matrix_nms_shape_inference.hpp``): 3-D boxes and scores ``[batches, classes, boxes]``; the
+    outputs :func:`_nms_outputs` with ``0..min(top_k(boxes) * classes, keep_top_k) * batches`` selected boxes where
+    the shapes tell, else ``?``."""
+    if len(node.inputs) != 2:
+        raise ShapeError("input_shapes.size() == 2")
+    boxes, scores = node.input(0), node.input(1)
+    _nms_ranks(boxes, scores)
+    if boxes is None:
+        return _nms_outputs(_DYN, _DYN)
+    _nms_attributes(node, "nms_top_k", "keep_top_k", "background_class")
+    nms_top_k, keep_top_k = node.int("nms_top_k"), node.int("keep_top_k")
+    selected = _DYN
+    if scores is not None:
+        _nms_boxes_and_scores(boxes, scores)
+        count = _top_k(boxes[1], nms_top_k) * scores[1]
+        if keep_top_k > -1:
+            count = Dim.of(min(_most(count), keep_top_k))
+        selected = _selected(count * scores[0])
+    _nms_box_size(boxes)
+    return _nms_outputs(selected, boxes[0])
+
+
+_NMS_FLOATS = ("f32", "f16", "bf16")
+
+
+def _index_type(node: Node, name: str, message: str) -> str:
+    """An element type attribute (``output_type``, ``roi_num_type``; i64 where the IR has none) as OpenVINO parses
+    it, which must be i32 or i64 (else ``message``)."""
+    out = attr_type(node, name, "i64")
+    if out not in ("i32", "i64"):
+        raise ShapeError(message)
+    return out
+
+
+@type_infer("MulticlassNms", versions=(8, 9))
+@type_infer("MatrixNms", versions=(8,))
+def _nms_base_types(node: Node) -> list[str | None]:
+    """``MulticlassNmsBase::validate`` and ``MatrixNms::validate``: ``output_type`` i32 or i64, boxes and scores f32,
+    f16 or bf16 (dynamic is refused) and compatible, MulticlassNms' ``roisnum`` i32 or i64; the boxes of the boxes'
+    type, the indices and counts of ``output_type``."""
+    out = _index_type(node, "output_type", "Output type must be i32 or i64")
+    for i, name in ((0, "boxes"), (1, "scores")):
+        known_type_one_of(node, i, _NMS_FLOATS, f"Expected bf16, fp16 or fp32 as element type for the '{name}' input.")
+    if E.merge(in_type(node, 0), in_type(node, 1)) is False:
+        raise ShapeError("Expected 'boxes', 'scores' type is same.")
+    if len(node.types) == 3:
+        known_type_one_of(node, 2, ("i32", "i64"), "Expected i64 or i32 as element type for the 'roisnum' input.")
+    return [in_type(node, 0), out, out]
+
+
+# -- GenerateProposals ---------------------------------------------------------------------------------
+@shape_infer("GenerateProposals", versions=(9,))
+def _generate_proposals(node: Node) -> list[Shape]:
+    """GenerateProposals-9 (``generate_proposals_shape_inference.hpp``, after the attribute checks of its
+    ``validate_and_infer_types``): im_info ``[batches, 3 or 4]``, anchors ``[H, W, A, 4]``, deltas ``[batches, 4A, H,
+    W]``, scores ``[batches, A, H, W]``; the rois ``[0..batches * post_nms_count, 4]``, their scores and their number
+    per image ``[batches]``, the batches merged over im_info, deltas and scores (where they merge)."""
+    import struct  # nms_eta is a C++ float
+    if node.int("pre_nms_count") <= 0:
+        raise ShapeError("Attribute pre_nms_count must be larger than 0.")
+    post = node.int("post_nms_count")
+    if post <= 0:
+        raise ShapeError("Attribute post_nms_count must be larger than 0.")
+    if struct.unpack("f", struct.pack("f", node.float("nms_eta")))[0] != 1.0:
+        raise ShapeError("Attribute min_size must be 1.0.")  # (sic: OpenVINO's message for nms_eta)
+    if len(node.inputs) != 4:
+        raise ShapeError("input_shapes.size() == 4")
+    im_info, anchors, deltas, scores = (node.input(i) for i in range(4))
+    batches = _DYN
+    if not rank_is(im_info, 2):
+        raise ShapeError(f"The 'input_im_info' input is expected to be a 2D. Got: {format_shape(im_info)}")
+    if im_info is not None:
+        if not (im_info[1].contains(3) or im_info[1].contains(4)):
+            raise ShapeError("The 'input_im_info' shape[1] is expected to be a compatible with [3] or [4]. Got: "
+                             f"{format_shape(im_info)}")
+        batches = merge(batches, im_info[0]) or batches
+    for shape, what in ((anchors, "input_anchors"), (deltas, "input_deltas"), (scores, "input_scores")):
+        if not rank_is(shape, 4):
+            raise ShapeError(f"The '{what}' input is expected to be a 4D. Got: {format_shape(shape)}")
+        if shape is anchors and anchors is not None and not anchors[3].contains(4):
+            raise ShapeError(f"The fourth dimension of 'input_anchors' should be compatible with 4. Got: {anchors[3]}")
+    for shape in (deltas, scores):
+        if shape is not None:
+            batches = merge(batches, shape[0]) or batches
+    if deltas is not None and scores is not None:
+        checks = [(deltas[0], scores[0], "Batch for inputs 'input_deltas' and 'input_scores' should be equal."),
+                  (deltas[1], scores[1] * Dim.of(4), "Anchor number for inputs 'input_deltas' and 'input_scores' "
+                                                     "should be equal."),
+                  (deltas[2], scores[2], "Heights for inputs 'input_deltas' and 'input_scores' should be equal."),
+                  (deltas[3], scores[3], "Width for inputs 'input_deltas' and 'input_scores' should be equal.")]
+        if im_info is not None:
+            checks.append((deltas[0], im_info[0], "Batch for inputs 'im_info' and 'input_deltas' should be equal."))
+        _all_compatible(checks)
+    if scores is not None and anchors is not None:
+        _all_compatible([(anchors[0], scores[2], "Heights for inputs 'input_anchors' and 'input_scores' should be "
+                                                 "equal."),
+                         (anchors[1], scores[3], "Width for inputs 'input_anchors' and 'input_scores' should be "
+                                                 "equal."),
+                         (anchors[2], scores[1], "Anchor number for inputs 'input_anchors' and 'input_scores' should "
+                                                 "be equal.")])
+    rois = _selected(batches * Dim.of(post))
+    return [[rois, Dim.of(4)], [rois], [batches]]
+
+
+def _all_compatible(checks: Sequence[tuple[Dim, Dim, str]]) -> None:
+    for a, b, message in checks:
+        if not compatible(a, b):
+            raise ShapeError(message)
+
+
+@type_infer("GenerateProposals", versions=(9,))
+def _generate_proposals_types(node: Node) -> list[str | None]:
+    """``v9::GenerateProposals::validate_and_infer_types``: the rois and scores of im_info's type, their number per
+    image of ``roi_num_type``, which must be i32 or i64."""
+    count = _index_type(node, "roi_num_type", "The third output type must be int64 or int32.")
+    return [in_type(node, 0), in_type(node, 0), count]
 
 
 # -- ExperimentalDetectron* ----------------------------------------------------------------------------
@@ -448,8 +730,40 @@ def _ed_detection_output(node: Node) -> list[Shape]:
             raise ShapeError("The first dimension of inputs 'input_rois', 'input_deltas', 'input_scores' must "
                              f"be the compatible. input_rois batch: {rois[0]}; input_deltas batch: "
                              f"{deltas[0]}; input_scores batch: {scores[0]}")
-    count = Dim.of(node.int("max_detections_per_image"))
+    count = node.size_dim("max_detections_per_image")
     return [[count, Dim.of(4)], [count], [count]]
+
+
+def _ed_real(node: Node, message: str = "Input[{}] type '{}' is not floating point or not same as others inputs.") \
+        -> str | None:
+    """The ExperimentalDetectron ops' inputs: real, all of one type (merged; dynamic gives way), the outputs'."""
+    merged: str | None | bool = E.DYNAMIC
+    for i, t in enumerate(node.types):
+        if t is None:
+            merged = None
+            continue
+        m = E.merge(merged, t) if merged is not None else t
+        if m is False or not (t == E.DYNAMIC or E.is_real(t)):
+            raise ShapeError(message.format(i, t))
+        merged = m if merged is not None else None
+    return merged  # type: ignore[return-value]
+
+
+@type_infer("ExperimentalDetectronDetectionOutput")
+def _ed_detection_output_types(node: Node) -> list[str | None]:
+    t = _ed_real(node)
+    return [t, "i32", t]
+
+
+@type_infer("ExperimentalDetectronGenerateProposalsSingleImage", "ExperimentalDetectronPriorGridGenerator",
+            "ExperimentalDetectronROIFeatureExtractor")
+def _ed_types(node: Node) -> list[str | None]:
+    return [_ed_real(node)] * node.n_outputs
+
+
+@type_infer("ExperimentalDetectronTopKROIs")
+def _ed_topk_rois_types(node: Node) -> list[str | None]:
+    return [_ed_real(node, "ROIs and probabilities of ROIs must same floating-point type.")]
 
 
 @shape_infer("ExperimentalDetectronGenerateProposalsSingleImage")
@@ -485,7 +799,7 @@ def _ed_generate_proposals(node: Node) -> list[Shape]:
 def _ed_prior_grid(node: Node) -> list[Shape]:
     """``[H * W * priors, 4]`` with ``flatten``, ``[H, W, priors, 4]`` without."""
     priors, featmap, image = node.input(0), node.input(1), node.input(2)
-    flatten = node.flag("flatten", True)
+    flatten = node.flag("flatten")
     if priors is not None:
         if len(priors) != 2:
             raise ShapeError("Priors rank must be equal to 2.")
@@ -547,7 +861,7 @@ def _ed_topk_rois(node: Node) -> list[Shape]:
     if rois is not None and probs is not None and not compatible(rois[0], probs[0]):
         raise ShapeError(f"Number of rois and number of probabilities should be equal. Got: {rois[0]} "
                          f"{probs[0]}")
-    return [[Dim.of(node.int("max_rois")), Dim.of(4)]]
+    return [[node.size_dim("max_rois"), Dim.of(4)]]
 
 
 # -- CTC -----------------------------------------------------------------------------------------------
@@ -589,6 +903,18 @@ def _ctc_greedy_decoder_seq_len(node: Node) -> list[Shape]:
             raise ShapeError("The rank of sequence len tensor must be equal to 1.")
         batch = merge_checked(batch, lengths[0], "The first dimensions of input tensors must match.")
     return [[batch, time], [batch]]
+
+
+@type_infer("CTCGreedyDecoderSeqLen")
+def _ctc_seq_len_types(node: Node) -> list[str | None]:
+    check_integral(node, 2, "The blank index type is expected to be an integer type. Got: {}")
+    return [attr_type(node, "classes_index_type", "i32"), attr_type(node, "sequence_length_type", "i32")]
+
+
+type_infer("CTCLoss")(data_type_with(
+    (0, REAL, "The data type for logits is expected to be a floating point type. Got: {}", STRICT),
+    *((i, INTEGRAL, f"The {name} type is expected to be an integer type. Got: {{}}")
+      for i, name in enumerate(("logit length", "labels", "label length", "blank index"), 1))))
 
 
 @shape_infer("CTCLoss")
@@ -678,7 +1004,7 @@ def _hidden_from_attribute(node: Node, shapes: list[list[Dim]]) -> list[list[Dim
     """LSTMCell: a hidden size the inputs leave dynamic comes from the ``hidden_size`` attribute (0 where
     the IR has none)."""
     if shapes[0][1].is_dynamic:
-        hidden = Dim.of(node.int("hidden_size", 0))
+        hidden = node.size_dim("hidden_size")
         return [[batch, hidden] for batch, _ in shapes]
     return shapes
 
@@ -689,7 +1015,14 @@ def _lstm_cell_v0(node: Node) -> list[list[Dim]]:
     P must hold ``3 * hidden_size``."""
     inputs = list(node.inputs)
     if len(inputs) in (5, 6):
-        hidden_size = node.int("hidden_size", 0)
+        hidden_size = node.int("hidden_size")
+        for times in (3, 4)[:7 - len(inputs)]:  # Constants of [3 * hidden_size] (P) and [4 * hidden_size] (B)
+            count = times * hidden_size % (1 << 64)  # size_t
+            if count >= 1 << 50:  # its bytes past any memory (a size_t written negative)
+                et = node.types[0] if node.types and node.types[0] else "f32"
+                raise ShapeError(f"Cannot allocate memory for type: {et} and shape: [{count}]")
+            if count >= 1 << 31:
+                raise Undecided(f"a default B or P of {count} elements")
         inputs += [[Dim.of(4 * hidden_size)], [Dim.of(3 * hidden_size)]][len(inputs) - 5:]
     if len(inputs) != 7:
         raise ShapeError(f"LSTMCell-0 with {len(inputs)} inputs")
@@ -709,16 +1042,36 @@ def _lstm_cell_v4(node: Node) -> list[list[Dim]]:
     return _hidden_from_attribute(node, _cell(node.inputs, 4, 2))
 
 
+@type_infer("LSTMCell", versions=(0,))
+def _lstm_cell_0_types(node: Node) -> list[str | None]:
+    x = in_type(node, 0)
+    if x in (E.DYNAMIC, "string"):  # the peepholes' default, a Constant of X's type, cannot be made
+        raise ShapeError("Element not supported" if x == E.DYNAMIC else "Unknown type")
+    return merged_types(node, (0, 1, 2, 3, 4, 5), "Element types for X, initial_hidden_state, initial_cell_state, W, "
+                                                  "R and B do not match.", 2)
+
+
+type_infer("LSTMCell", versions=(4,))(merge_rule(
+    (0, 1, 2, 3, 4, 5), "Element types for X, initial_hidden_state, initial_cell_state, W, R and B do not match.", 2))
+
+
 @shape_infer("GRUCell")
 def _gru_cell(node: Node) -> list[list[Dim]]:
     """GRUCell-3: three gates, four bias blocks with ``linear_before_reset``."""
-    return _cell(node.inputs, 3, 1, node.flag("linear_before_reset", False))
+    return _cell(node.inputs, 3, 1, node.flag("linear_before_reset"))
+
+
+_CELL = "Element types for X, initial_hidden_state, W, R and B inputs do not match."
+type_infer("GRUCell")(merge_rule((0, 1, 3, 4), _CELL))  # OpenVINO's GRUCell leaves W out of the merge
 
 
 @shape_infer("RNNCell")
 def _rnn_cell(node: Node) -> list[list[Dim]]:
     """RNNCell-0: one gate."""
     return _cell(node.inputs, 1, 1)
+
+
+type_infer("RNNCell")(merge_rule((0, 1, 2, 3, 4), _CELL))
 
 
 _DIRECTIONS = {"forward": 1, "reverse": 1, "bidirectional": 2}
@@ -738,7 +1091,7 @@ def _sequence(node: Node, gates: int, states: int, linear_before_reset: bool = F
         if shape is not None:
             batch = _merge_into(batch, shape[0], "batch_size")
     hidden = _hidden_size([node.input(i) for i in range(1, states + 1)] + [r], 2)
-    direction = node.lower("direction", "forward")
+    direction = node.lower("direction")
     if direction not in _DIRECTIONS:
         raise ShapeError("Attribute direction must be FORWARD or REVERSE or BIDIRECTIONAL.")
     directions, valid = Dim.of(_DIRECTIONS[direction]), True
@@ -760,16 +1113,24 @@ def _lstm_sequence(node: Node) -> list[Shape]:
     return _sequence(node, 4, 2)
 
 
+type_infer("LSTMSequence", versions=(5,))(merge_rule(
+    (0, 1, 2, 4, 5, 6), "Element types for X, initial_hidden_state, initial_cell_state, W, R and B inputs do not "
+                        "match.", 3))
+
+
 @shape_infer("GRUSequence")
 def _gru_sequence(node: Node) -> list[Shape]:
     """GRUSequence-5: exactly six inputs, three gates."""
-    return _sequence(node, 3, 1, node.flag("linear_before_reset", False))
+    return _sequence(node, 3, 1, node.flag("linear_before_reset"))
 
 
 @shape_infer("RNNSequence")
 def _rnn_sequence(node: Node) -> list[Shape]:
     """RNNSequence-5: one gate."""
     return _sequence(node, 1, 1)
+
+
+type_infer("GRUSequence", "RNNSequence")(merge_rule((0, 1, 3, 4, 5), _CELL, 2))  # sequence_lengths: any type
 
 
 # -- ScaledDotProductAttention -------------------------------------------------------------------------
@@ -808,7 +1169,7 @@ def _sdpa(node: Node) -> list[Shape]:
         n_dims, s_dim = _attention_input(n_dims, s_dim, value, -2, "Value")
         ev_dim = value[-1]
     mask = node.input(3) if count >= 4 else None
-    if count >= 4 and not node.flag("causal", False) and mask:
+    if count >= 4 and not node.flag("causal") and mask:
         ok = len(mask) >= 2
         if ok:
             merged_l, merged_s = broadcast_merge(l_dim, mask[-2]), broadcast_merge(s_dim, mask[-1])
@@ -824,6 +1185,30 @@ def _sdpa(node: Node) -> list[Shape]:
     if count == 6:
         _sink(query, node.input(5))
     return [None if n_dims is None else n_dims + [l_dim, ev_dim]]
+
+
+@type_infer("ScaledDotProductAttention")
+def _sdpa_types(node: Node) -> list[str | None]:
+    """v13: the mask (input 3, unless causal) floating-point or boolean; every other input merges with the query."""
+    causal = node.flag("causal")
+    mask = in_type(node, 3)
+    if len(node.types) > 3 and not causal and mask is not None and not (
+            mask in (E.BOOLEAN, E.DYNAMIC) or E.is_real(mask)):
+        raise ShapeError("The element type of attention_mask must be either floating-point or boolean.")
+    out: str | None | bool = in_type(node, 0)
+    for i in range(1, len(node.types)):
+        t = in_type(node, i)
+        if i == 3 and (t == E.BOOLEAN or causal):
+            continue
+        if out is not None and t is not None:
+            out = E.merge(out, t)
+            if out is False:
+                raise ShapeError("Mixed input types are not supported.")
+        elif t is None:
+            out = None
+    if out is not None and out != E.DYNAMIC and not E.is_real(out):  # type: ignore[arg-type]
+        raise ShapeError("The element type of the input tensor must be a floating-point.")
+    return [out]  # type: ignore[list-item]
 
 
 def _sink(query: Shape, sink: Shape) -> None:
@@ -892,6 +1277,13 @@ def _multinomial(node: Node) -> list[Shape]:
     return [[probs[0], count[0] if count is not None else _DYN]]
 
 
+@type_infer("Multinomial")
+def _multinomial_types(node: Node) -> list[str | None]:
+    check_types(node, (0, REAL, "Expected floating point type as element type for the 'probs' input."),
+                (1, INTEGRAL, "Expected integer type as element type for the 'num_samples' input."))
+    return [attr_type(node, "convert_type", E.DYNAMIC)]
+
+
 @shape_infer("RandomUniform")
 def _random_uniform(node: Node) -> list[Shape]:
     """RandomUniform-8: the shape from the values of its first input; with an unknown value, as many
@@ -912,3 +1304,18 @@ def _random_uniform(node: Node) -> list[Shape]:
         return [out]
     rank = length(shape[0].hi) if shape is not None else -1
     return [None if rank == -1 else [_DYN] * rank]
+
+
+@type_infer("RandomUniform")
+def _random_uniform_types(node: Node) -> list[str | None]:
+    """``RandomUniform::validate_and_infer_types``: min and max of ``output_type`` (dynamic where the IR has
+    none, which refuses every known type)."""
+    check_types(node, (0, IS_INDEX, "Type of the input should be int32 or int64."))
+    t = attr_type(node, "output_type", E.DYNAMIC)
+    lo, hi = in_type(node, 1), in_type(node, 2)
+    if lo is not None and hi is not None:
+        if lo != hi:
+            raise ShapeError("'min_val' should have the same type as 'max_val'.")
+        if lo != t:
+            raise ShapeError("'min_val' and 'max_val' should have the same type as 'out_type' attribute.")
+    return [t]

@@ -17,17 +17,23 @@ Shape functions, as openvino 2026.4.1 infers them:
 Value evaluators (the bounds of shape subgraphs, from :mod:`irreshape.shapes.values`): Add, Subtract,
 Multiply, Maximum, Minimum, Power, FloorMod, Divide, Mod, Floor, Ceiling, Convert.
 
-Element-type checks (a boolean Add, an integer Swish, ...) are not shape inference and are not
-reproduced: a shape function sees no element types.
+Type rules (:func:`~irreshape.shapes.node.type_infer`, beside each op's shape function): the element-type checks of each op's
+``validate_and_infer_types`` (a boolean Add, an integer SoftSign, inputs that do not merge) and its outputs'
+types (comparisons and logical ops boolean, Convert's ``destination_type``, ConvertPromoteTypes' promotion).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
 from .. import values as V
 from ..dimops import (broadcast_merge, broadcast_merge_into, merge_checked, merge_into, normalize_axis,
                       shapes_compatible)
-from ..node import Node, ShapeError, Undecided, passthrough, shape_infer, value_eval
+from ..node import Node, ShapeError, Undecided, passthrough, shape_infer, type_infer, value_eval
+from ..typerule import (INTEGRAL, IS_INDEX, NUMERIC, REAL, STRICT, attr_type, check_types, data_type_with, equal_types,
+                        in_type, merge_rule, merged_type, merged_types, same_type)
 
 _INCONSISTENT = "Argument shapes are inconsistent."
 
@@ -82,6 +88,45 @@ def _binary(node: Node) -> list[Shape]:
     return [_broadcast(node.input(0), node.input(1), kind, axis, _INCONSISTENT)]
 
 
+@type_infer("Add", "Subtract", "Multiply", "Divide", "Power", "Maximum", "Minimum", "SquaredDifference", "Mod",
+            "FloorMod")
+def _arithmetic_types(node: Node) -> list[str | None]:
+    t = same_type(node)
+    if t == E.BOOLEAN or t == "string":
+        raise ShapeError(f"This operation does not support inputs with element type: {t}")
+    return [t]
+
+
+@type_infer("Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual")
+def _comparison_types(node: Node) -> list[str | None]:
+    same_type(node)
+    return [E.BOOLEAN]
+
+
+@type_infer("LogicalAnd", "LogicalOr", "LogicalXor", "Xor")
+def _logical_types(node: Node) -> list[str | None]:
+    t = same_type(node)
+    if t is not None and t not in (E.BOOLEAN, E.DYNAMIC):
+        raise ShapeError(f"Operands for logical operators must have boolean element type but have element type {t}.")
+    return [E.BOOLEAN]
+
+
+@type_infer("BitwiseAnd", "BitwiseOr", "BitwiseXor")
+def _bitwise_types(node: Node) -> list[str | None]:
+    t = same_type(node)
+    if t is not None and E.is_real(t):
+        raise ShapeError("The element type of the input tensor must be integer or boolean.")
+    return [t]
+
+
+@type_infer("BitwiseLeftShift", "BitwiseRightShift")
+def _shift_types(node: Node) -> list[str | None]:
+    t = same_type(node)
+    if t is not None and not E.is_integral_number(t):
+        raise ShapeError("The element type of the input tensor must be integer number.")
+    return [t]
+
+
 @shape_infer("Select")
 def _select(node: Node) -> list[Shape]:
     """``v1::shape_infer`` of Select (``select_shape_inference.hpp``): pdpd broadcasts 'else', then
@@ -92,6 +137,14 @@ def _select(node: Node) -> list[Shape]:
         out = _broadcast(then, other, kind, axis, "'Else' tensor shape is not broadcastable.")
         return [_broadcast(out, cond, kind, axis, "'Cond' tensor shape is not broadcastable.")]
     return [_broadcast(_broadcast(other, then, kind, axis, _INCONSISTENT), cond, kind, axis, _INCONSISTENT)]
+
+
+@type_infer("Select")
+def _select_types(node: Node) -> list[str | None]:
+    c = in_type(node, 0)
+    if c is not None and c not in (E.BOOLEAN, E.DYNAMIC):
+        raise ShapeError(f"Argument 0 must have boolean element type (element type: {c}).")
+    return [merged_type(node, 1, 2, "Argument 1 and 2 element types must match.")]
 
 
 @shape_infer("FakeQuantize")
@@ -116,8 +169,83 @@ def _fake_quantize(node: Node) -> list[Shape]:
 def _same(node: Node) -> list[Shape]:
     """``copy_shape_infer`` / ``validate_and_infer_types`` of the op: input 0's shape, unchecked (PReLU
     does not check its slope, CumSum its axis, Selu its alpha and lambda, MVN-0 its attributes; Identity-16's
-    ``identity_shape_inference.hpp``)."""
+    ``identity_shape_inference.hpp``); the input count is the op unit's (MVN-0 takes one)."""
     return [node.input(0)]
+
+
+@type_infer("BitwiseNot")
+def _bitwise_not_types(node: Node) -> list[str | None]:
+    t = in_type(node, 0)
+    if t is not None and E.is_real(t):
+        raise ShapeError("The element type of the input tensor must be integer or boolean.")
+    return [t]
+
+
+@type_infer("Abs", "Acos", "Acosh", "Asin", "Asinh", "Atan", "Atanh", "Ceiling", "Cos", "Cosh", "Erf", "Exp",
+            "Floor", "Log", "Negative", "Relu", "Sigmoid", "Sign", "Sin", "Sinh", "Sqrt", "Tan", "Tanh", "HSwish",
+            "HSigmoid")
+def _unary_arithmetic_types(node: Node) -> list[str | None]:
+    t = in_type(node, 0)
+    if t == E.BOOLEAN or t == "string":
+        raise ShapeError(f"This operation does not support input with element type: {t}")
+    return [t]
+
+
+def _real_only(message: str):
+    def rule(node: Node) -> list[str | None]:
+        t = in_type(node, 0)
+        if t is not None and t != E.DYNAMIC and not E.is_real(t):
+            raise ShapeError(message.format(t))
+        return [t]
+    return rule
+
+
+type_infer("SoftSign")(_real_only("Input element type must be float, instead got: {}"))
+type_infer("SoftPlus")(_real_only("Input element type must be float. Got: {}"))
+type_infer("Mish")(_real_only("Element must be of floating point type, Got: {}"))
+type_infer("Gelu")(_real_only("Argument element type must be f16, bf16, f32, f64 or dynamic (got {})."))
+type_infer("ErfInv")(_real_only("Input element type must be floating-point, instead got: {}"))
+type_infer("Inverse")(_real_only("Expected floating point type as element type for the 'data' input."))
+type_infer("Selu")(merge_rule((0, 1, 2), "Input element types do not match : {} and {} and {}"))
+
+
+@type_infer("Swish")
+def _swish_types(node: Node) -> list[str | None]:
+    check_types(node, (0, REAL, "Swish input tensor must be floating point type({})."))
+    if len(node.types) > 1:
+        equal_types(node, (0, 1), "Swish inputs must have the same type but they are: {} and {}")
+    return [in_type(node, 0)]
+
+
+@type_infer("HardSigmoid")
+def _hard_sigmoid_types(node: Node) -> list[str | None]:
+    equal_types(node, (0, 1), "The element types of both alpha and beta inputs must match the data input type.")
+    equal_types(node, (0, 2), "The element types of both alpha and beta inputs must match the data input type.")
+    return [in_type(node, 0)]
+
+
+@type_infer("IsNaN", "IsInf", "IsFinite")
+def _is_class_types(node: Node) -> list[str | None]:
+    t = in_type(node, 0)
+    if t is not None and t != E.DYNAMIC and not E.is_real(t):
+        raise ShapeError("The element type of the input tensor must be a floating point number."
+                         if node.type.lower() != "isfinite" else
+                         f"The element type of the input tensor must be a floating point number or dynamic (got {t}).")
+    return [E.BOOLEAN]
+
+
+@type_infer("Convert")
+def _convert_types(node: Node) -> list[str | None]:
+    return [attr_type(node, "destination_type", E.DYNAMIC)]
+
+
+@type_infer("ConvertLike")
+def _convert_like_types(node: Node) -> list[str | None]:
+    return [in_type(node, 1)]
+
+
+type_infer("CumSum")(data_type_with((1, IS_INDEX, "axis element type must be either int64_t or int32_t but got ({}).",
+                                     STRICT)))
 
 
 @shape_infer("ConvertPromoteTypes")
@@ -125,6 +253,26 @@ def _convert_promote_types(node: Node) -> list[Shape]:
     """``ConvertPromoteTypes::validate_and_infer_types`` (opset14): each output keeps its input's shape, unchecked
     (only the element types meet: see its type rule)."""
     return [node.input(0), node.input(1)]
+
+
+_PROMOTABLE = frozenset(("dynamic", "boolean", "f16", "f32", "f64", "i4", "i8", "i16", "i32", "i64", "u1", "u4", "u8",
+                         "u16", "u32", "u64", "f8e4m3", "f8e5m2", "bf16"))
+
+
+@type_infer("ConvertPromoteTypes")
+def _common_types(node: Node) -> list[str | None]:
+    """``evaluate_common_type`` of ConvertPromoteTypes-14 (``src/core/src/op/convert_promote_types.cpp``): both
+    outputs take the common type of the two inputs. Where PyTorch's scalar rule could apply (it reads whether an
+    input is a static scalar, which a type rule does not see), irreshape cannot tell."""
+    a, b = in_type(node, 0), in_type(node, 1)
+    if a is None or b is None:
+        return [None, None]
+    if a not in _PROMOTABLE or b not in _PROMOTABLE:
+        raise ShapeError("Check 'is_type_supported(input_0_type) && is_type_supported(input_1_type)' failed")
+    unsafe = node.flag("promote_unsafe")
+    common = _promoted(a, b, unsafe, node.flag("pytorch_scalar_promotion"),
+                       lambda: attr_type(node, "u64_integer_promotion_target", "f32"))
+    return [common, common]
 
 
 @shape_infer("GroupNormalization")
@@ -160,6 +308,9 @@ def _batch_norm(node: Node) -> list[Shape]:
     """``batch_norm_shape_inference.hpp``: gamma, beta, mean and variance (v0: inputs 0, 1, 3, 4 around the data at
     2; v5: inputs 1-4 after the data at 0) merged into one 1-D shape whose length merges into the data's channels
     (dim 1, at least 1); the output the data shape with those channels."""
+    epsilon = node.float("epsilon")
+    if not epsilon >= 0:  # NaN too
+        raise ShapeError(f"Attribute 'epsilon' must be non negative value. Got: {epsilon:g}")
     data_port, channel_ports = (2, (0, 1, 3, 4)) if node.version == 0 else (0, (1, 2, 3, 4))
     data = node.input(data_port)
     channel = Dim.dynamic()
@@ -183,6 +334,17 @@ def _batch_norm(node: Node) -> list[Shape]:
     return [None if data is None else [data[0], channel, *data[2:]]]
 
 
+@type_infer("BatchNormInference", versions=(0,))
+def _batch_norm_0_types(node: Node) -> list[str | None]:
+    """v0: the data is input 2; every input of one type."""
+    return [merged_types(node, (2, 0, 1, 3, 4), "Input element types do not match.")[0]]
+
+
+@type_infer("BatchNormInference", versions=(5,))
+def _batch_norm_5_types(node: Node) -> list[str | None]:
+    return [merged_types(node, (0, 1, 2, 3, 4), "Input element types do not match.")[0]]
+
+
 @shape_infer("Inverse")
 def _inverse(node: Node) -> list[Shape]:
     """``inverse_shape_inference.hpp`` (v14): at least 2-D, the last two dims equal where both are static."""
@@ -203,6 +365,9 @@ def _clamp(node: Node) -> list[Shape]:
     if not lo <= hi:
         raise ShapeError(f"Attribute 'min' must be less or equal than 'max'. Got: {lo:g} and {hi:g}")
     return [node.input(0)]
+
+
+type_infer("Clamp")(data_type_with((0, NUMERIC, "Input element type must be numeric. Got: {}")))
 
 
 @shape_infer("GRN")
@@ -307,6 +472,40 @@ def _lrn(node: Node) -> list[Shape]:
     return [data]
 
 
+def _promoted(a: str, b: str, unsafe: bool, scalar_rule: bool, u64_target: Callable[[], str]) -> str:
+    if E.DYNAMIC in (a, b):
+        return E.DYNAMIC
+    if a == b:
+        return a
+    if E.BOOLEAN in (a, b):
+        return b if a == E.BOOLEAN else a
+    bits = {t: E.TYPES[t].bits for t in (a, b)}
+    if E.is_real(a) != E.is_real(b):  # floating and integer: the floating one
+        real, integer = (a, b) if E.is_real(a) else (b, a)
+        if not unsafe and bits[real] < 2 * bits[integer]:
+            raise ShapeError("Integer input cannot be safely promoted to floating-point.")
+        return real
+    if scalar_rule:
+        raise Undecided("ConvertPromoteTypes' PyTorch scalar rule reads whether an input is a static scalar")
+    if E.is_signed(a) != E.is_signed(b):  # a signed integer wide enough for the unsigned one
+        uint, sint = (bits[b], bits[a]) if E.is_signed(a) else (bits[a], bits[b])
+        if uint <= 32 and (unsafe or uint * 2 <= sint):
+            return {4: "i4", 8: "i8", 16: "i16", 32: "i32", 64: "i64"}[max(uint * 2, sint)]
+        if not unsafe:
+            raise ShapeError("Unsigned integer input cannot be safely promoted into any supported signed integer.")
+        return u64_target()
+    if bits[a] != bits[b]:
+        return a if bits[a] >= bits[b] else b
+    if unsafe and {a, b} <= {"f8e4m3", "f8e5m2"}:
+        return "f16"
+    if unsafe and {a, b} <= {"bf16", "f16"}:
+        return "f32"
+    raise ShapeError("Unsupported input element types for ConvertPromoteTypes with given attributes.")
+
+
+type_infer("LRN")(data_type_with((1, INTEGRAL, "Axes input must be integral numbers, but are: {}).")))
+
+
 @shape_infer("Roll")
 def _roll(node: Node) -> list[Shape]:
     """``v7::shape_infer`` of Roll (``roll_shape_inference.hpp``): shift and axes of rank 0 or 1, a 1-D
@@ -325,6 +524,10 @@ def _roll(node: Node) -> list[Shape]:
     return [data]
 
 
+type_infer("Roll")(data_type_with((1, IS_INDEX, "Shift must have int32 or int64 element type."),
+                                  (2, IS_INDEX, "Axes must have int32 or int64 element type.")))
+
+
 # -- value evaluators ----------------------------------------------------------------------------------
 @value_eval("Add", "Subtract", "Multiply", "Maximum", "Minimum", "Power", "FloorMod")
 def _arithmetic_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
@@ -334,7 +537,7 @@ def _arithmetic_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
 
 @value_eval("Divide")
 def _divide_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    return V.divide(x[0], x[1], node.flag("m_pythondiv", True))
+    return V.divide(x[0], x[1], node.flag("m_pythondiv"))
 
 
 @value_eval("Mod")
@@ -376,7 +579,7 @@ def _abs_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
 
 @value_eval("Select")
 def _select_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    if node.lower("auto_broadcast", "numpy") != "numpy":
+    if node.lower("auto_broadcast") != "numpy":
         raise Undecided("Select with another broadcast than numpy in a shape subgraph")
     return V.select(*x)
 

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
-from ..dimops import ceil_div, div, merge_checked, merge_into, normalize_axis, sub, trunc_div
-from ..node import Node, ShapeError, Undecided, shape_infer
+from ..dimops import ceil_div, div, merge_checked, merge_into, sub, trunc_div
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import (INDEX_TYPES, IS_INDEX, REAL, STRICT, attr_type, check_types, data_type_with, in_type,
+                        merged_types, type_one_of)
 from ..values import wrap
+from .signal import fft_validation
 
 _SIZE = 1 << 64  # size_t arithmetic wraps modulo 2**64
 
@@ -49,9 +53,24 @@ def _grid_sample(node: Node) -> list[Shape]:
 
 def _two(node: Node, name: str) -> list[int]:
     values = node.ints(name)
-    if len(values) < 2:
-        raise Undecided(f"Col2Im with fewer than 2 {name} reads past them")
+    if len(values) < 2:  # an attribute missing is empty
+        raise ShapeError(f"Col2Im reads 2 {name} of the {len(values)} given: read_model reads past their end "
+                         "(undefined behaviour), where it crashes or refuses the layer")
     return values
+
+
+type_infer("GridSample", versions=(9,))(data_type_with(
+    (1, REAL, "The element type of the grid input tensor must be a floating point type.")))
+
+
+@type_infer("Col2Im", versions=(15,))
+def _col2im_types(node: Node) -> list[str | None]:
+    message = ("The element types of the output_size and kernel_size tensors must match and be of i32 or i64 type. "
+               "Got: {} and {}")
+    sizes = (in_type(node, 1), in_type(node, 2))
+    if None not in sizes and (sizes[0] != sizes[1] or sizes[0] not in INDEX_TYPES):
+        raise ShapeError(message.format(*sizes))
+    return [in_type(node, 0)]
 
 
 @shape_infer("Col2Im", versions=(15,))
@@ -125,7 +144,7 @@ def _extract_image_patches(node: Node) -> list[Shape]:
         raise ShapeError("Attribute rates should be in [rate_rows, rate_cols] format.")
     if 0 in rates:
         raise ShapeError("Attribute rates should be strictly greater than zeros in values.")
-    pad = node.lower("auto_pad", "explicit")
+    pad = node.lower("auto_pad")
     if pad not in ("valid", "same_lower", "same_upper"):
         raise ShapeError("Attribute padding should be in either valid or same_lower or same_upper.")
     if data is None:
@@ -208,39 +227,66 @@ def _i420(node: Node) -> list[Shape]:
                     _u_v_planes)]
 
 
+@shape_infer("RGBtoNV12", "BGRtoNV12", versions=(17,))
+def _to_nv12(node: Node) -> list[Shape]:
+    """``convert_color_to_nv12_shape_inference.hpp``: one [N, H, W, 3] image, H and W even (``dim::is_divisible``);
+    one plane [N, H * 3 / 2, W, 1] (``single_plane``), else Y [N, H, W, 1] and UV [N, H / 2, W / 2, 2]."""
+    if len(node.inputs) != 1:
+        raise ShapeError("RGBtoNV12/BGRtoNV12 shall have exactly one input")
+    rgb, single = node.input(0), node.flag("single_plane")
+    if rgb is not None and len(rgb) != 4:
+        raise ShapeError("RGB/BGR input shall have 4 dimensions (N, H, W, C)")
+    if rgb is None:
+        y = [Dim.dynamic() for _ in range(3)] + [Dim.of(1)]
+        return [y] if single else [y, y[:3] + [Dim.of(2)]]
+    if not rgb[3].compatible(Dim.of(3)):
+        raise ShapeError("RGB/BGR input number of channels should be equal to 3")
+    if div(rgb[1], 2).is_empty:
+        raise ShapeError("Image height must be even")
+    if div(rgb[2], 2).is_empty:
+        raise ShapeError("Image width must be even")
+    if single:
+        height = div(rgb[1] * Dim.of(3), 2)
+        if height.is_empty:
+            raise ShapeError("Image height computation failed")
+        return [[rgb[0], height, rgb[2], Dim.of(1)]]
+    return [[rgb[0], rgb[1], rgb[2], Dim.of(1)], [rgb[0], div(rgb[1], 2), div(rgb[2], 2), Dim.of(2)]]
+
+
+@type_infer("RGBtoNV12", "BGRtoNV12", versions=(17,))
+def _to_nv12_types(node: Node) -> list[str | None]:
+    """``ConvertColorToNV12Base::validate_and_infer_types``: a u8, bf16, f16, f32 or f64 image (measured: the f8 and
+    f4 types are refused, unlike NV12toRGB's); every plane of its type."""
+    t = in_type(node, 0)
+    if t is not None and t not in ("u8", E.DYNAMIC, "bf16", "f16", "f32", "f64"):
+        raise ShapeError(f"Input type shall have u8 or floating-point precision, got {t}")
+    return [t] * node.n_outputs
+
+
 # -- Fourier transforms --------------------------------------------------------------------------------
+@type_infer("NV12toRGB", "NV12toBGR", "I420toRGB", "I420toBGR", versions=(8,))
+def _yuv_types(node: Node) -> list[str | None]:
+    """``convert_color_nv12_base.cpp``, ``convert_color_i420_base.cpp``: the planes of one type, u8 or real."""
+    n = len(node.types)
+    if n > 1:
+        planes = "Y, UV" if node.type.lower().startswith("nv12") else "Y, U, V"
+        t = merged_types(node, tuple(range(n)), f"{planes} inputs shall have compatible types, got " + "{}" * n)[0]
+    else:
+        t = in_type(node, 0)
+    if t is not None and t != E.DYNAMIC and t != "u8" and not E.is_real(t):
+        raise ShapeError(f"Input type shall have u8 or floating-point precision, got {t}")
+    return [t]
+
+
 @shape_infer("DFT", "IDFT", versions=(7,))
 def _dft(node: Node) -> list[Shape]:
     """``fft_base_shape_inference.hpp`` with ``fft_common_validation.hpp`` (complex input): data of rank >= 2
     with a last dim of 2, 1-D axes (fewer than the rank; constant ones within rank - 1, unique), a 1-D
     signal_size as long as the axes; the output the data shape, the axes' dims from the signal size's bounds
     (-1 keeps the dim; unknown axes make every dim but the last dynamic)."""
-    data, axes_shape = node.input(0), node.input(1)
+    data = node.input(0)
     signal = len(node.inputs) == 3
-    axes = node.const(1)
-    if data is not None:
-        rank = len(data)
-        if rank < 2:
-            raise ShapeError("The input rank must be greater or equal to 2")
-        if not data[-1].compatible(Dim.of(2)):
-            raise ShapeError("The last dimension of input data must be 2.")
-        if _fully_static(axes_shape):
-            if not axes_shape:
-                raise ShapeError("Accessing out-of-range dimension")
-            if rank < axes_shape[0].lo + 1:  # type: ignore[index]
-                raise ShapeError("The input rank must be greater than number of axes.")
-        if axes is not None and axes_shape is not None:
-            axes = [normalize_axis(a, rank - 1) for a in axes]
-            if len(set(axes)) != len(axes):
-                raise ShapeError("Each axis must be unique.")
-    if axes_shape is not None and len(axes_shape) != 1:
-        raise ShapeError("Axes input must be 1D tensor.")
-    if signal:
-        size_shape = node.input(2)
-        if size_shape is not None and len(size_shape) != 1:
-            raise ShapeError("Signal size input must be 1D tensor.")
-        if _fully_static(axes_shape) and _fully_static(size_shape) and axes_shape[0] != size_shape[0]:  # type: ignore
-            raise ShapeError("Sizes of inputs 'axes' and 'signal_size' must be equal.")
+    axes = fft_validation(node, complex_input=True)
     if not signal or data is None:
         return [data]
     out = list(data)
@@ -306,6 +352,13 @@ def _eye(node: Node) -> list[Shape]:
     return [out]
 
 
+@type_infer("Eye")
+def _eye_types(node: Node) -> list[str | None]:
+    check_types(node, *((i, IS_INDEX, f"Type of the '{name}' should be int32 or int64. Got: {{}}", STRICT)
+                        for i, name in enumerate(("num_rows", "num_columns", "diagonal_index", "batch_shape"))))
+    return [attr_type(node, "output_type", E.DYNAMIC)]
+
+
 @shape_infer("SearchSorted", versions=(15,))
 def _search_sorted(node: Node) -> list[Shape]:
     """``search_sorted_shape_inference.hpp``: a 1-D (or dynamic-rank) sorted sequence gives the values' shape;
@@ -324,3 +377,9 @@ def _search_sorted(node: Node) -> list[Shape]:
     for i in range(len(seq) - 1):
         out[i] = merge_checked(values[i], seq[i], "All dimensions but the last one have to be compatible.")
     return [out]
+
+
+@type_infer("SearchSorted")
+def _search_sorted_types(node: Node) -> list[str | None]:
+    merged_types(node, (0, 1), "Sorted sequence and values must have the same element type.")
+    return [type_one_of(attr_type(node, "output_type", "i64"), INDEX_TYPES, "The output type must be i32 or i64.")]

@@ -16,11 +16,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from ...core import etypes as E
 from ...core.dims import INF, INT64_MAX, INT64_MIN, Dim, Shape
 from .. import values as V
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, compatible, length, meet, merge_checked,
                       merge_into, normalize_axis, one_element, rank_is, shapes_compatible, trunc_div)
-from ..node import Node, ShapeError, Undecided, shape_infer, value_eval
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
+from ..typerule import (INDEX_TYPES, INTEGRAL, IS_INDEX, NOT_REAL, NUMERIC, STRICT, attr_type, check_integral,
+                        check_types, data_type_with, in_type, merge_rule, merged_type, merged_types, type_one_of)
 
 
 # -- ov::PartialShape and the inputs -----------------------------------------------------------------
@@ -76,6 +79,16 @@ def _concat(node: Node) -> list[Shape]:
     return [out]
 
 
+@type_infer("Concat")
+def _concat_types(node: Node) -> list[str | None]:
+    out: str | None | bool = E.DYNAMIC
+    for t in node.types:
+        out = E.merge(out, t) if out is not None else None  # type: ignore[arg-type]
+        if out is False:
+            raise ShapeError("Argument element types are inconsistent.")
+    return [out if node.types else None]  # type: ignore[list-item]
+
+
 def _split_axis(node: Node, data: Shape) -> int | None:
     """The axis of Split and VariadicSplit: one constant value, normalised against the data rank; None where
     the value or the data rank is unknown."""
@@ -99,6 +112,8 @@ def _split(node: Node) -> list[Shape]:
         raise ShapeError(f"'axis' input must be a scalar. Got: {node.input(1)}")
     axis = _split_axis(node, data)
     if axis is None:
+        if parts >= 1 << 31:
+            raise Undecided(f"num_splits={parts}")
         return [_dyn(None if data is None else len(data))] * parts
     d = data[axis]  # type: ignore[index]
     if d.is_static:
@@ -111,9 +126,14 @@ def _split(node: Node) -> list[Shape]:
             raise ShapeError("The interval maximum of the dimension for data input shape along 'axis' must be "
                              f"greater or equal to 'num_splits' attribute. Got: {d} and {parts}")
         each = Dim(_f32_share(d.lo, parts), d.hi if d.hi == INF else _f32_share(d.hi, parts))
+    if parts >= 1 << 31:  # a size_t written negative: as many outputs
+        raise Undecided(f"num_splits={parts}")
     out = list(data)
     out[axis] = each
     return [out] * parts
+
+
+type_infer("Split")(data_type_with((1, INTEGRAL, "Element type of 'axis' input must be integer. Got: {}")))
 
 
 def _f32_share(v: int, parts: int) -> int:
@@ -191,6 +211,9 @@ def _transpose(node: Node) -> list[Shape]:
     return [[data[a] for a in order]]
 
 
+type_infer("Transpose")(data_type_with((1, INTEGRAL, "Input order must have an integral number element type.")))
+
+
 # -- Gather family -------------------------------------------------------------------------------------
 @shape_infer("Gather")
 def _gather(node: Node) -> list[Shape]:
@@ -221,7 +244,12 @@ def _gather(node: Node) -> list[Shape]:
     rank = len(data) + len(indices) - 1 - batch_dims
     if rank < 0:
         raise ShapeError("vector::_M_default_append")  # PartialShape::resize of a negative rank
-    if rank > V.MAX_ELEMENTS:  # a batch_dims far below -rank (past int64, which OpenVINO cannot even parse)
+    if rank > V.MAX_ELEMENTS:  # a batch_dims far below -rank: PartialShape::resize, then indices[batch_dims]
+        if rank > (1 << 63) // 32:  # past vector<Dimension>::max_size (32-byte dims)
+            raise ShapeError("vector::_M_default_append")
+        if axis is not None and batch_dims < -len(indices):
+            raise ShapeError(f"Accessing out-of-range dimension (std::bad_alloc first where a shape of rank {rank} "
+                             "does not fit in memory)")
         raise Undecided(f"batch_dims={batch_dims} makes a rank of {rank}")
     out = [Dim.dynamic()] * rank
     i = 0
@@ -248,12 +276,17 @@ def _gather(node: Node) -> list[Shape]:
     return [out]
 
 
+type_infer("Gather")(data_type_with((1, INTEGRAL, "Indices element type must be of an integral number type."),
+                                    (2, INTEGRAL, "Axis element type must be of an integral number type.")))
+type_infer("Gather", versions=(1,))(data_type_with())  # Gather-1 checks no type (measured: f32 indices load)
+
+
 @shape_infer("GatherND")
 def _gather_nd(node: Node) -> list[Shape]:
     """``gather_nd_shape_inference.hpp``: batch dims merged, then ``indices[batch_dims:-1]`` and the data
     dims past the indexed ones; GatherND-5 folds the batch dims into one."""
     data, indices = node.input(0), node.input(1)
-    batch_dims = node.int("batch_dims", 0)
+    batch_dims = node.int("batch_dims")
     for s, what in ((data, "data"), (indices, "indices")):
         if s is not None:
             if not s:
@@ -275,6 +308,9 @@ def _gather_nd(node: Node) -> list[Shape]:
             folded = folded * d
         out = [folded] + out[batch_dims:]
     return [out]
+
+
+type_infer("GatherND")(data_type_with((1, INTEGRAL, "The indices type is expected to be an integer type. Got: {}")))
 
 
 @shape_infer("GatherElements")
@@ -302,6 +338,10 @@ def _gather_elements(node: Node) -> list[Shape]:
     return [out]
 
 
+type_infer("GatherElements")(data_type_with((1, IS_INDEX,
+                                             "indices must be of int32 or int64 type. But instead got: {}", STRICT)))
+
+
 @shape_infer("GatherTree")
 def _gather_tree(node: Node) -> list[Shape]:
     """``gather_tree_shape_inference.hpp``: step_ids merged with parent_idx (rank 3), the batch dim with
@@ -319,6 +359,10 @@ def _gather_tree(node: Node) -> list[Shape]:
     if not rank_is(node.input(3), 0):
         raise ShapeError(f"end_token input must be scalar. Got: {node.input(3)}")
     return [out]
+
+
+type_infer("GatherTree")(merge_rule((0, 1, 2, 3), "Inputs must have the same element type. Got: step_ids ({}), "
+                                                  "parent_idx_et ({}), max_seq_len ({}), end_token ({})"))
 
 
 # -- Scatter family ------------------------------------------------------------------------------------
@@ -347,6 +391,15 @@ def _scatter_update(node: Node) -> list[Shape]:
     return [list(data)]
 
 
+@type_infer("ScatterUpdate")
+def _scatter_update_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "Indices element type must be of an integral number type.")
+    check_integral(node, 3, "Axis element type must be of an integral number type.")
+    merged_type(node, 0, 2, "Element types for input data and updates do not match (data element type: {}, updates "
+                            "element type: {}).")
+    return [in_type(node, 0)]  # the data's own type, even where it is dynamic and the updates' is not
+
+
 @shape_infer("ScatterNDUpdate")
 def _scatter_nd_update(node: Node) -> list[Shape]:
     """``scatter_nd_base_shape_inference.hpp``: the data shape, once the updates fit
@@ -369,6 +422,14 @@ def _scatter_nd_update(node: Node) -> list[Shape]:
     return [None if data is None else list(data)]
 
 
+@type_infer("ScatterNDUpdate")
+def _scatter_nd_types(node: Node) -> list[str | None]:
+    t = in_type(node, 1)
+    if t is not None and t not in (*INDEX_TYPES, E.DYNAMIC):
+        raise ShapeError("Indices element type must be i64 or i32")
+    return [merged_type(node, 0, 2, "Updates element type must be the same as inputs")]
+
+
 @shape_infer("ScatterElementsUpdate")
 def _scatter_elements_update(node: Node) -> list[Shape]:
     """``scatter_elements_update_shape_inference.hpp``: the data shape; indices and updates alike, the
@@ -387,6 +448,13 @@ def _scatter_elements_update(node: Node) -> list[Shape]:
         if axis is not None:
             normalize_axis(axis, len(data))
     return [None if data is None else list(data)]
+
+
+@type_infer("ScatterElementsUpdate")
+def _scatter_elements_types(node: Node) -> list[str | None]:
+    check_types(node, (1, NOT_REAL, "Indices element type must be integral_number, but is: {}"),  # boolean passes
+                (3, NOT_REAL, "Axis element type must be integral_number, but is: {}"))
+    return [merged_type(node, 0, 2, "Data type and updates type are required to be the same. Got: {} and: {}")]
 
 
 # -- Tile, Broadcast -----------------------------------------------------------------------------------
@@ -408,6 +476,9 @@ def _tile(node: Node) -> list[Shape]:
     return [None]
 
 
+type_infer("Tile")(data_type_with((1, NOT_REAL, "Tile repeats must have any integer element type, but has {}")))
+
+
 _BROADCAST_MODES = {"numpy": "numpy", "none": "explicit", "explicit": "explicit", "pdpd": "pdpd",
                     "bidirectional": "bidirectional"}
 
@@ -420,7 +491,7 @@ def _broadcast(node: Node) -> list[Shape]:
     OpenVINO also reads a target that is a Concat it cannot bound, input by input (a Constant input's first value,
     any other input ``?``): the graph gives that reading as the value of input 1 (``checks.graph``)."""
     v3 = _opset(node) >= 3
-    mode = _BROADCAST_MODES.get(node.lower("mode", "numpy"))
+    mode = _BROADCAST_MODES.get(node.lower("mode"))
     if mode is None or (mode == "bidirectional" and not v3):
         raise Undecided(f"Broadcast mode {node.attr('mode')!r}")
     n_inputs = len(node.inputs)
@@ -458,6 +529,10 @@ def _broadcast(node: Node) -> list[Shape]:
     if mode == "explicit":
         _check_explicit(node, data, target)
     return [out]
+
+
+type_infer("Broadcast")(data_type_with((1, INTEGRAL, "Broadcast shape must be an integral number, but is: {}"),
+                                       (2, INTEGRAL, "Broadcast axes must be integral numbers, but are: {}")))
 
 
 def _check_numpy(data: Shape, target: list[Dim]) -> None:
@@ -567,7 +642,7 @@ def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
     return n
 
 
-def _slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
+def slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
     """``slice::make_dim``: the sliced dim from the bounds of start and stop."""
     top = length(d.hi)
 
@@ -637,10 +712,14 @@ def _slice(node: Node) -> list[Shape]:
             i = axes_map[k]
             if steps[i] == 0:
                 raise ShapeError("Step must be non-zero")
-            out.append(_slice_dim(d, start[i], stop[i], steps[i]))
+            out.append(slice_dim(d, start[i], stop[i], steps[i]))
         else:
             out.append(Dim(0, d.hi))
     return [out]
+
+
+type_infer("Slice")(data_type_with(*((i, INTEGRAL, f"Slice `{name}` input type must be integer.")
+                                     for i, name in ((1, "start"), (2, "stop"), (3, "step"), (4, "axes")))))
 
 
 def _mask(node: Node, name: str) -> set[int]:
@@ -718,7 +797,7 @@ def _strided_slice(node: Node) -> list[Shape]:
                 default_start, default_stop = (0, 0), (top, top)
             b = default_start if axis in begin_mask else begin[axis]
             e = default_stop if axis in end_mask else end[axis]
-            out.append(_slice_dim(d, b, e, stride))
+            out.append(slice_dim(d, b, e, stride))
             k += 1
         elif strides is not None:
             # begin or end unknown (measured on 2026.4.1): at most the dim's upper bound over the stride
@@ -733,7 +812,21 @@ def _strided_slice(node: Node) -> list[Shape]:
     return [out]
 
 
+type_infer("StridedSlice")(data_type_with((1, INTEGRAL, "Begin mask must be an integral number, but is: {}"),
+                                          (2, INTEGRAL, "End mask must be an integral number, but is: {}")))
+
+
 # -- Reverse, ReverseSequence, OneHot --------------------------------------------------------------------
+@type_infer("Reverse")
+def _reverse_types(node: Node) -> list[str | None]:
+    if node.lower("mode", "index") == "mask":
+        check_types(node, (1, lambda t: t == E.BOOLEAN, "In 'mask' mode the second input must contain boolean values.",
+                           STRICT))
+    else:
+        check_types(node, (1, INTEGRAL, "In 'index' mode the second input must contain integer values."))
+    return [in_type(node, 0)]
+
+
 @shape_infer("Reverse")
 def _reverse(node: Node) -> list[Shape]:
     """``reverse_shape_inference.hpp``: the data shape; the axes within the rank (index mode) or one mask
@@ -741,7 +834,7 @@ def _reverse(node: Node) -> list[Shape]:
     data, axes_shape = node.input(0), node.input(1)
     if not rank_is(axes_shape, 1):
         raise ShapeError(f"The reversed_axes input must be a 1D tensor (got {len(axes_shape)}).")
-    mode = node.lower("mode", "index")
+    mode = node.lower("mode")
     if mode == "mask":
         if data is not None and axes_shape is not None and not compatible(axes_shape[0], Dim.of(len(data))):
             raise ShapeError(f"The number of elements in the reversed_axes tensor ({axes_shape[0]}) must match the "
@@ -767,11 +860,15 @@ def _reverse_sequence(node: Node) -> list[Shape]:
         return [None]
     out = list(data)
     if lengths is not None:
-        batch = normalize_axis(node.int("batch_axis", 0), len(data))
+        batch = normalize_axis(node.int("batch_axis"), len(data))
         out[batch] = merge_checked(data[batch], lengths[0], f"Sequence lengths input size ({lengths[0]}) is not equal "
                                    f"to batch axis dimension of data input ({data[batch]})")
-    normalize_axis(node.int("seq_axis", 1), len(data))
+    normalize_axis(node.int("seq_axis"), len(data))
     return [out]
+
+
+type_infer("ReverseSequence")(data_type_with((1, NUMERIC,
+                                              "Sequence lengths element type must be numeric type. Got: {}")))
 
 
 @shape_infer("OneHot")
@@ -796,6 +893,14 @@ def _one_hot(node: Node) -> list[Shape]:
     return [out]
 
 
+@type_infer("OneHot")
+def _one_hot_types(node: Node) -> list[str | None]:
+    check_types(node, (0, NOT_REAL, "Indices must be integral element type."),  # is_integral: boolean passes
+                (1, NOT_REAL, "Depth must be integral element type."))
+    merged_type(node, 2, 3, "on_value element type must be compatible with off_value element type.")
+    return [in_type(node, 2)]  # on_value's own type, even where it is dynamic and off_value's is not
+
+
 # -- ShapeOf, Range, NonZero -----------------------------------------------------------------------------
 @shape_infer("ShapeOf")
 def _shape_of(node: Node) -> list[Shape]:
@@ -804,6 +909,16 @@ def _shape_of(node: Node) -> list[Shape]:
         raise ShapeError("Output type must be i32 or i64")
     data = node.input(0)
     return [[Dim.dynamic() if data is None else Dim.of(len(data))]]
+
+
+@type_infer("ShapeOf", versions=(0,))
+def _shape_of_1_types(node: Node) -> list[str | None]:
+    return ["i64"]
+
+
+@type_infer("ShapeOf")
+def _shape_of_types(node: Node) -> list[str | None]:
+    return [type_one_of(attr_type(node, "output_type", "i64"), INDEX_TYPES, "Output type must be i32 or i64")]
 
 
 _FLOAT_TYPES = {"f16", "f32", "f64", "bf16", "fp16", "fp32", "fp64", "f8e4m3", "f8e5m2"}
@@ -840,10 +955,27 @@ def _range(node: Node) -> list[Shape]:
     return [[Dim.of(strided & 0xFFFFFFFF if strided < (1 << 63) else 0)]]
 
 
+@type_infer("Range", versions=(0,))
+def _range_0_types(node: Node) -> list[str | None]:
+    return merged_types(node, (0, 1, 2), "Element types for start, stop, and step do not match.")
+
+
+@type_infer("Range")
+def _range_types(node: Node) -> list[str | None]:
+    for i, name in enumerate(("start", "stop", "step")):
+        t = in_type(node, i)
+        if t == E.BOOLEAN:  # string passes (measured)
+            raise ShapeError(f"'{name}' input scalar should be a numeric type. Got: {t}")
+    t = attr_type(node, "output_type", E.DYNAMIC)
+    if t == E.BOOLEAN or t == "string":
+        raise ShapeError(f"output tensor type should be a numeric type. Got: {t}")
+    return [t]
+
+
 @shape_infer("NonZero")
 def _non_zero(node: Node) -> list[Shape]:
     """``NonZero::validate_and_infer_types``: ``[rank, 0..elements]``; exact for a constant input."""
-    if node.lower("output_type", "i64") not in ("i32", "i64"):
+    if node.lower("output_type") not in ("i32", "i64"):
         raise ShapeError("Output type must be i32 or i64")
     data = node.input(0)
     t = node.value(0)
@@ -858,16 +990,21 @@ def _non_zero(node: Node) -> list[Shape]:
     return [[Dim.of(len(data)), elements]]
 
 
+@type_infer("NonZero")
+def _non_zero_types(node: Node) -> list[str | None]:
+    return [type_one_of(attr_type(node, "output_type", "i64"), INDEX_TYPES, "Output type must be i32 or i64")]
+
+
 # -- TopK, Bucketize, Unique -----------------------------------------------------------------------------
 @shape_infer("TopK")
 def _topk(node: Node) -> list[Shape]:
     """``topk_shape_inference.hpp``: values and indices, the data shape with ``k`` on the axis (its bounds
     against the dim's where ``k`` is an interval, ``0..dim`` where unknown). TopK-11 checks first that a
     ``stable`` sort has a sort mode (``sort`` none where the IR has none)."""
-    sort = node.lower("sort", "none")
+    sort = node.lower("sort")
     if node.version == 11 and node.flag("stable") and sort not in ("value", "index"):
         raise ShapeError(f"Stable sort can only be used when TopK's sorting mode is set to 'VALUE' or 'INDEX'.{sort}")
-    if node.lower("index_element_type", "i32") not in ("i32", "i64"):
+    if node.lower("index_element_type") not in ("i32", "i64"):
         raise ShapeError("Index element type attribute should be either 'i32' or 'i64'.")
     data = node.input(0)
     if data == []:
@@ -900,15 +1037,38 @@ def _topk(node: Node) -> list[Shape]:
     return [out, list(out)]
 
 
+@type_infer("TopK")
+def _topk_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "K input has to be an integer type, which does match the provided one:{}")
+    index = type_one_of(attr_type(node, "index_element_type", "i32"), INDEX_TYPES,
+                        "Index element type attribute should be either 'i32' or 'i64'. Got: {}")
+    return [in_type(node, 0), index]
+
+
+@type_infer("TopK", versions=(1,))
+def _topk_1_types(node: Node) -> list[str | None]:
+    check_types(node, (1, lambda t: t in ("i8", "i32", "i64"), "K input element type must be i8, i32 or i64 (got {}).",
+                       STRICT))
+    return _topk_types(node)
+
+
 @shape_infer("Bucketize")
 def _bucketize(node: Node) -> list[Shape]:
     """``bucketize_shape_inference.hpp``: the data shape (the buckets 1-D)."""
-    if node.lower("output_type", "i64") not in ("i32", "i64"):
+    if node.lower("output_type") not in ("i32", "i64"):
         raise ShapeError("Output type must be i32 or i64")
     if not rank_is(node.input(1), 1):
         raise ShapeError(f"Buckets input must be a 1D tensor. Got: {node.input(1)}")
     data = node.input(0)
     return [None if data is None else list(data)]
+
+
+@type_infer("Bucketize")
+def _bucketize_types(node: Node) -> list[str | None]:
+    for i, name in ((0, "Data"), (1, "Buckets")):
+        if in_type(node, i) == E.BOOLEAN:
+            raise ShapeError(f"{name} input type must be numeric. Got: boolean")
+    return [attr_type(node, "output_type", "i64")]
 
 
 @shape_infer("Unique")
@@ -953,6 +1113,12 @@ def _unique(node: Node) -> list[Shape]:
     else:
         out[0] = [Dim(1, elements)] if data is not None and all(d.is_static for d in data) else [Dim.dynamic()]
     return out
+
+
+@type_infer("Unique")
+def _unique_types(node: Node) -> list[str | None]:
+    index = attr_type(node, "index_element_type", "i64")
+    return [in_type(node, 0), index, index, attr_type(node, "count_element_type", "i64")]
 
 
 def _unique_of(t: V.Tensor, axis: int | None) -> list[Shape]:

@@ -21,10 +21,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from ...core import etypes as E
 from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (add, ceil_div, compatible, div, floor_div, length, merge_checked, merge_into, normalize_axis,
                       padded, padded_length, sub)
-from ..node import Node, ShapeError, Undecided, shape_infer, value_eval
+from ..node import Node, ShapeError, Undecided, shape_infer, size_dim, type_infer, value_eval
+from ..typerule import (INTEGRAL, REAL, STRICT, attr_type, check_integral, data_type_with, in_type, known_type_one_of,
+                        merged_type, merged_types, type_one_of)
 from .. import values as V
 from ..values import INT_RANGES, wrap
 
@@ -60,21 +63,14 @@ def _checked_div(d: Dim, divisor: int) -> Dim:
 
 # -- attributes and input values --------------------------------------------------------------------
 def _sizes(node: Node, name: str) -> list[int]:
-    """A ``Shape``/``Strides`` attribute (size_t elements: the schema reads a negative one wrapped around)."""
-    values = node.a[name] if name in node.a else node.ints(name)
-    if any(v < 0 or v >= 1 << 63 for v in values):
-        if name.startswith("pads") and name in node.a:  # a pad past int64 makes an output dim OpenVINO cannot size
-            raise ShapeError("Cannot get length of dynamic dimension")
-        raise Undecided(f"attribute {name}={node.attr(name)!r} has a negative element for an unsigned list")
-    return values
+    """A ``Shape``/``Strides`` attribute (size_t elements: the schema reads a negative one wrapped around; each
+    shape function decides on the values past int64 that OpenVINO uses as int64)."""
+    return [v % _SIZE for v in (node.a[name] if name in node.a else node.ints(name))]
 
 
 def _size(node: Node, name: str, default: int | None = None) -> int:
-    """A ``size_t`` attribute."""
-    value = node.int(name, default)
-    if value < 0:
-        raise Undecided(f"attribute {name}={value} is negative for an unsigned value")
-    return value
+    """A ``size_t`` attribute (the schema reads a negative one wrapped around)."""
+    return node.int(name, default) % _SIZE
 
 
 def _enum(node: Node, name: str, default: str, allowed: Sequence[str]) -> str:
@@ -110,10 +106,18 @@ def _same_padding(d: Dim, kernel: int, dilation: int, stride: int) -> tuple[int,
 
 def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, pad_end: int,
               rounding: str, exclude_pad: bool, axis: int) -> Dim:
-    """``pooling::append_spatial_shape`` for one spatial dim with explicit pads."""
-    dilated = dilation * (kernel - 1) + 1 if kernel >= 1 else _SIZE - 1  # size_t inf_bound
-    dim = add(d, Dim.of(pad_begin + pad_end))
+    """``pooling::append_spatial_shape`` for one spatial dim with explicit pads (size_t attributes, so a value
+    written negative is past int64)."""
+    dilated = (dilation * (kernel - 1) + 1) % _SIZE if kernel >= 1 else _SIZE - 1  # size_t inf_bound
+    pads = wrap(pad_begin + pad_end, "i64")  # made a Dimension: -1 is dynamic, a sum past int64 infinite
+    if d.is_static and (pads == -1 or d.lo + pads >= INT_RANGES["i64"][1]):
+        raise ShapeError("Cannot get length of dynamic dimension")
+    if pads < 0:
+        raise Undecided(f"pads of {pad_begin} and {pad_end}")
+    dim = add(d, Dim.of(pads))
     if d.is_static:
+        if dilated == 0:
+            raise ShapeError(f"Kernel after dilation has dimension less than 1 (dim: 0) at axis {axis}.")
         if dilated > dim.lo:
             raise ShapeError(f"Kernel after dilation has size (dim: {dilated}) larger than the data shape "
                              f"after padding (dim: {dim}) at axis {axis}.")
@@ -121,6 +125,10 @@ def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, p
             raise ShapeError(f"Kernel after dilation is sometimes entirely in the padding area for axis {axis} "
                              f"(dilated kernel dimension: {dilated}, padding below dimension: {pad_begin}, "
                              f"padding above dimension: {pad_end}) and this is not allowed.")
+    if (dilated >= 1 << 63 and kernel >= 1) or stride >= 1 << 63:
+        if stride == _SIZE - 1 and dilated < 1 << 63 and d.is_static:  # written -1: one window (measured, each
+            return Dim.of(1)                                               # rounding); other strides vary
+        raise Undecided(f"a dilated kernel of {dilated} and a stride of {stride}")
     dim = (floor_div if rounding == "floor" else ceil_div)(sub(dim, Dim.of(wrap(dilated, "i64"))), stride)
     if rounding != "ceil_torch":
         return add(dim, Dim.of(1))
@@ -182,6 +190,8 @@ def _pool(node: Node, dilations: list[int], exclude_pad: bool, torch_ceil: bool)
             continue
         pb, pe = pads_begin[i], pads_end[i]
         if same:
+            if max(kernel[i], dilations[i], strides[i]) >= 1 << 63:
+                raise Undecided("SAME pads of a size_t attribute past int64")
             low, high = _same_padding(d, kernel[i], dilations[i], strides[i])
             pb, pe = (low, high) if auto_pad == "same_upper" else (high, low)
         elif auto_pad == "valid":
@@ -201,7 +211,7 @@ def _max_pool_v8(node: Node) -> list[Shape]:
     """MaxPool-8/14 (``max_pool_shape_infer_util``): dilations, the indices output of the same shape, an
     ``axis`` normalised first (v14 alone takes ceil_torch)."""
     if node.input(0) is not None:
-        normalize_axis(node.int("axis", 0), len(node.input(0)))
+        normalize_axis(node.int("axis"), len(node.input(0)))
     out = _pool(node, _sizes(node, "dilations"), exclude_pad=False, torch_ceil=node.version == 14)
     return [out, list(out)]
 
@@ -246,10 +256,16 @@ def _adaptive_avg_pool(node: Node) -> list[Shape]:
 @shape_infer("AdaptiveMaxPool")
 def _adaptive_max_pool(node: Node) -> list[Shape]:
     """AdaptiveMaxPool-8 (adaptive_max_pool_shape_inference.hpp): the indices output has the same shape."""
-    if node.lower("index_element_type", "i64") not in ("i32", "i64"):
+    if node.lower("index_element_type") not in ("i32", "i64"):
         raise ShapeError("Index element type must be i32 or i64")
     out = _adaptive(node)
     return [out, None if out is None else list(out)]
+
+
+@type_infer("MaxPool", versions=(8, 14))
+@type_infer("AdaptiveMaxPool")
+def _max_pool_types(node: Node) -> list[str | None]:
+    return [in_type(node, 0), attr_type(node, "index_element_type", "i64")]
 
 
 # -- Interpolate ----------------------------------------------------------------------------------------
@@ -280,8 +296,9 @@ def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) ->
     if data is None:
         return None
     rank = len(data)
-    pads_begin = (_sizes(node, "pads_begin") + [0] * rank)[:rank]
-    pads_end = (_sizes(node, "pads_end") + [0] * rank)[:rank]
+    pads_begin, pads_end = ((node.ints(name) + [0] * rank)[:rank] for name in ("pads_begin", "pads_end"))
+    if any(p >= 1 << 63 for p in pads_begin + pads_end):  # size_t past int64: OpenVINO's dims not measured
+        raise Undecided("a pad past int64")
     if node.has_input(axes_port):
         axes = node.const(axes_port)
         if axes is None:
@@ -307,10 +324,10 @@ def _interpolate(node: Node, size_port: int, scale_port: int, axes_port: int) ->
 @shape_infer("Interpolate", versions=(4,))
 def _interpolate_v4(node: Node) -> list[Shape]:
     """Interpolate-4: sizes (port 1), scales (port 2), optional axes (port 3); four modes only."""
-    if node.lower("mode", "nearest") not in ("nearest", "linear", "linear_onnx", "cubic"):
+    if node.lower("mode") not in ("nearest", "linear", "linear_onnx", "cubic"):
         raise ShapeError(f"Unsupported interpolation mode used with version 4 of the Interpolate op: "
                          f"{node.attr('mode')}")
-    scales_mode = node.lower("shape_calculation_mode", "sizes") == "scales"
+    scales_mode = node.lower("shape_calculation_mode") == "scales"
     for port in (2 if scales_mode else 1, 3):
         if port < 3 or node.has_input(3):
             _rank_one(node.input(port), f"Input [{port}] is not rank 1")
@@ -323,6 +340,47 @@ def _interpolate_v11(node: Node) -> list[Shape]:
     for port in range(1, len(node.inputs)):
         _rank_one(node.input(port), f"Input [{port}] is not rank 1")
     return [_interpolate(node, 1, 1, 2)]
+
+
+_INTERPOLATED = ("f32", "f16", "i8", "bf16", "u8", "i64", "i32", "f64", E.DYNAMIC)
+_SIZES = ("i32", "i64", "u32", "u64")  # the dynamic type refused (measured)
+_SCALES = ("f32", "f16", "bf16")
+_SIZES_MESSAGE = "Sizes element type must be i32, i64, u32 or u64"
+_SCALES_MESSAGE = "Scales element type must be f32, f16 or bf16"
+_AXES_MESSAGE = "Axes element type must be i32, i64, u32 or u64"
+
+
+def _interpolate_data(node: Node) -> str | None:
+    t = in_type(node, 0)
+    if t is not None:
+        type_one_of(t, _INTERPOLATED, "Input element type must be f32, f16, i8, bf16, u8, i64, i32, f64")
+    return t
+
+
+@type_infer("Interpolate", versions=(0,))
+def _interpolate_0_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "output shape must be an integral number.")
+    return [in_type(node, 0)]
+
+
+@type_infer("Interpolate", versions=(4,))
+def _interpolate_4_types(node: Node) -> list[str | None]:
+    t = _interpolate_data(node)
+    known_type_one_of(node, 1, _SIZES, _SIZES_MESSAGE)
+    known_type_one_of(node, 2, _SCALES, _SCALES_MESSAGE)
+    known_type_one_of(node, 3, _SIZES, _AXES_MESSAGE)
+    return [t]
+
+
+@type_infer("Interpolate", versions=(11,))
+def _interpolate_11_types(node: Node) -> list[str | None]:
+    t = _interpolate_data(node)
+    if node.lower("shape_calculation_mode", "") == "scales":
+        known_type_one_of(node, 1, _SCALES, _SCALES_MESSAGE)
+    else:
+        known_type_one_of(node, 1, _SIZES, _SIZES_MESSAGE)
+    known_type_one_of(node, 2, _SIZES, _AXES_MESSAGE)
+    return [t]
 
 
 # -- Pad ------------------------------------------------------------------------------------------------
@@ -353,9 +411,22 @@ def _pad(node: Node) -> list[Shape]:
         raise ShapeError(str(e)) from None
 
 
+@type_infer("Pad")
+def _pad_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "pads_begin must be an integral number, but is: {}).")
+    check_integral(node, 2, "pads_end must be an integral number, but is: {}).")
+    mode = node.lower("pad_mode", "constant")
+    if mode == "constant" and len(node.types) > 3:  # arg_pad is read in the constant mode only (measured)
+        return [merged_type(node, 0, 3, "Argument element types do not match (input arg element type: {}, arg_pad "
+                                        "element type: {}).")]
+    if mode != "constant" and in_type(node, 0) == "string":
+        raise ShapeError("Only CONSTANT pad mode is supported for element::string")
+    return [in_type(node, 0)]
+
+
 @value_eval("Pad", versions=(1, 12))
 def _pad_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
-    return V.pad(x[0], x[1], x[2], x[3] if len(x) > 3 else None, node.lower("pad_mode", "constant"))
+    return V.pad(x[0], x[1], x[2], x[3] if len(x) > 3 else None, node.lower("pad_mode"))
 
 
 def _inf_pad(bounds: tuple[int, int]) -> bool:
@@ -435,6 +506,10 @@ def _space_to_batch(node: Node) -> list[Shape]:
     return [out]
 
 
+type_infer("SpaceToBatch")(data_type_with(*((i, INTEGRAL, f"{name} must be an integral number but got ({{}}).")
+                                            for i, name in ((1, "block_shape"), (2, "pads_begin"), (3, "pads_end")))))
+
+
 @shape_infer("BatchToSpace")
 def _batch_to_space(node: Node) -> list[Shape]:
     """BatchToSpace-2 (batch_to_space_shape_inference.hpp): the batch divided by the blocks' product, each
@@ -468,13 +543,19 @@ def _batch_to_space(node: Node) -> list[Shape]:
     return [out]
 
 
+@type_infer("BatchToSpace")
+def _batch_to_space_types(node: Node) -> list[str | None]:
+    merged_types(node, (1, 2, 3), "block_shape, crops_begin and crops_end inputs must have same element type. Got: "
+                                  "{}, {} and {}")
+    return [in_type(node, 0)]
+
+
 # -- DepthToSpace, SpaceToDepth, ShuffleChannels --------------------------------------------------------
 def _block_power(block: int, exponent: int) -> int:
-    """``std::pow(block_size, n)`` cast to int64 (exact below 2**53)."""
-    power = block ** exponent
-    if power >= 1 << 53:
-        raise Undecided(f"a block volume of {power} (OpenVINO computes it in doubles)")
-    return power
+    """``static_cast<int64_t>(std::pow(block_size, n))``: the power in doubles (the same libm), and a double past
+    int64 cast as x86-64 casts it (to INT64_MIN)."""
+    power = float(block) ** exponent
+    return int(power) if -2.0 ** 63 <= power < 2.0 ** 63 else INT_RANGES["i64"][0]
 
 
 @shape_infer("DepthToSpace", "SpaceToDepth")
@@ -493,17 +574,27 @@ def _depth_space(node: Node) -> list[Shape]:
     if node.type.lower() == "depthtospace":
         if volume == 0:
             raise ShapeError("DepthToSpace: The divisor must not be 0")
-        return [[data[0], _checked_div(data[1], volume)] + [d * Dim.of(block) for d in data[2:]]]
+        if volume < 0:  # Dimension::operator/
+            raise ShapeError("divisor must be greater than 0")
+        channels = _checked_div(data[1], volume)
+        if block >= 1 << 53:
+            raise Undecided(f"spatial dims times a block of {block}")
+        return [[data[0], channels] + [d * Dim.of(block) for d in data[2:]]]
     if block == 0:
         raise ShapeError(f"The block size must be greater than 0 {block}")
-    return [[data[0], data[1] * Dim.of(volume)] + [_checked_div(d, block) for d in data[2:]]]
+    if block >= 1 << 63:  # the channels times the volume first, then each spatial dim divided by int64(block)
+        raise ShapeError("divisor must be greater than 0")
+    spatial = [_checked_div(d, block) for d in data[2:]]
+    if not 0 <= volume < 1 << 53:
+        raise Undecided(f"the channels times a block volume of {volume}")
+    return [[data[0], data[1] * Dim.of(volume)] + spatial]
 
 
 @shape_infer("ShuffleChannels")
 def _shuffle_channels(node: Node) -> list[Shape]:
     """ShuffleChannels-1 (shuffle_channels_shape_inference.hpp): the shape unchanged; a static channel dim
     must split into ``group`` equal parts."""
-    group = node.int("group", 1)
+    group = node.int("group")
     if group < 1:
         raise ShapeError("The 'group' parameter must be greater or equal to 1.")
     data = node.input(0)
@@ -511,7 +602,7 @@ def _shuffle_channels(node: Node) -> list[Shape]:
         return [None]
     if not data:
         raise ShapeError("The input tensor's shape is expected to be at least 1D.")
-    axis = normalize_axis(node.int("axis", 1), len(data))
+    axis = normalize_axis(node.int("axis"), len(data))
     channels = data[axis]
     if channels.is_static and channels.lo % group:
         raise ShapeError("The channel dimension size has to be a multiple of the groups parameter value.")
@@ -537,7 +628,8 @@ def _check_rois(rois: Shape, columns: int) -> Dim:
 def _check_scale(node: Node) -> None:
     """``roi_pooling::validate::scale_attr``: a positive normal float."""
     import numpy as np  # float32 arithmetic as C++ does it; only where such an op is
-    scale = np.float32(node.float("spatial_scale"))
+    with np.errstate(over="ignore"):  # a double past float is inf, as static_cast<float> makes it
+        scale = np.float32(node.float("spatial_scale"))
     if not (np.isfinite(scale) and scale >= np.finfo(np.float32).tiny):
         raise ShapeError(f"The spatial scale attribute should be a positive floating point number. Got: {scale}")
 
@@ -547,20 +639,20 @@ def _check_feat(feat: Shape) -> None:
         raise ShapeError(f"Expected a 4D tensor for the feature maps input. Got: {format_shape(feat)}")
 
 
-def _roi_size(node: Node) -> list[int]:
+def _roi_size(node: Node) -> tuple[list[int], bool]:
     """ROIPooling's pooled size as the IR reader sets it: ``output_size``, then ``output_roi``, then
-    ``pooled_h`` and ``pooled_w`` written into its elements."""
-    size = _sizes(node, "output_size")
-    if node.attr("output_roi") is not None:
-        size = _sizes(node, "output_roi")
-    for i, name in enumerate(("pooled_h", "pooled_w")):
-        if node.attr(name) is not None:
-            if len(size) <= i:
-                raise Undecided(f"{name} written past the end of a pooled size of {len(size)} elements")
-            size[i] = node.int(name)
-            if size[i] < 0:
-                raise Undecided(f"attribute {name}={size[i]} is negative for an unsigned value")
-    return size
+    ``pooled_h`` and ``pooled_w`` written into its elements (size_t all); and whether one was written past its
+    end (undefined behaviour: the size keeps its length, or read_model crashes)."""
+    name = "output_roi" if node.attr("output_roi") is not None else "output_size"
+    size = [v % _SIZE for v in node.ints(name)]
+    past = False
+    for i, pooled in enumerate(("pooled_h", "pooled_w")):
+        if node.attr(pooled) is not None:
+            if i < len(size):
+                size[i] = _size(node, pooled)
+            else:
+                past = True
+    return size, past
 
 
 @shape_infer("ROIPooling")
@@ -569,17 +661,33 @@ def _roi_pooling(node: Node) -> list[Shape]:
     feat = node.input(0)
     _check_feat(feat)
     rois = _check_rois(node.input(1), 5)
-    size = _roi_size(node)
+    size, past = _roi_size(node)
     if len(size) != 2:
-        raise ShapeError(f"The dimension of pooled size is expected to be equal to 2. Got: {len(size)}")
-    if any(s < 1 for s in size):
+        raise ShapeError(f"The dimension of pooled size is expected to be equal to 2. Got: {len(size)}"
+                         + (" (read_model writes pooled_h and pooled_w past its end first: undefined behaviour, "
+                            "where it crashes)" if past else ""))
+    if 0 in size:
         raise ShapeError(f"Pooled size attributes pooled_h and pooled_w should should be positive integers. "
                          f"Got: {size[0]} and: {size[1]}respectively")
     _check_scale(node)
     method = node.attr("method", "max")
     if method not in ("max", "bilinear"):
         raise ShapeError(f"Pooling method attribute should be either 'max' or 'bilinear'. Got: {method}")
-    return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [Dim.of(s) for s in size]]
+    return [[rois, feat[1] if feat is not None else Dim.dynamic()] + [size_dim(s) for s in size]]
+
+
+@type_infer("ROIPooling")
+def _roi_pooling_types(node: Node) -> list[str | None]:
+    data, rois = in_type(node, 0), in_type(node, 1)
+    if data is not None and rois is not None and not (E.is_real(data) and E.is_real(rois)):  # dynamic refused
+        raise ShapeError(f"The data type for input and ROIs is expected to be a floating point type. Got: {data} and: "
+                         f"{rois}")
+    return [merged_type(node, 0, 1, "Type of feature maps (inputs) and ROIs is expected to be the same. Got: {} "
+                                    "and: {}")]
+
+
+type_infer("PSROIPooling")(data_type_with((0, REAL, "Feature maps' data type must be floating point. Got {}", STRICT),
+                                          (1, REAL, "Coords' data type must be floating point. Got {}", STRICT)))
 
 
 @shape_infer("PSROIPooling")
@@ -592,7 +700,7 @@ def _psroi_pooling(node: Node) -> list[Shape]:
     group = _size(node, "group_size", 1)
     if group == 0:
         raise ShapeError("group_size has to be greater than 0")
-    bins = node.int("spatial_bins_x", 1), node.int("spatial_bins_y", 1)
+    bins = node.int("spatial_bins_x"), node.int("spatial_bins_y")
     if mode == "bilinear":
         for axis, b in zip("xy", bins):
             if b <= 0:
@@ -607,13 +715,13 @@ def _psroi_pooling(node: Node) -> list[Shape]:
             raise ShapeError("Number of input's channels must be a multiply of output_dim * "
                              + ("group_size * group_size" if mode == "average" else "spatial_bins_x * spatial_bins_y"))
     rois = _check_rois(node.input(1), 5)
-    return [[rois, Dim.of(output_dim), Dim.of(group), Dim.of(group)]]
+    return [[rois, size_dim(output_dim), size_dim(group), size_dim(group)]]
 
 
 @shape_infer("ROIAlign", versions=(3, 9))
-def _roi_align(node: Node) -> list[Shape]:
+def _roi_align(node: Node, box: int = 4) -> list[Shape]:
     """ROIAlign-3/9 (roi_align_shape_utils.hpp): ``[ROIs merged with the batch indices, channels, pooled_h,
-    pooled_w]``."""
+    pooled_w]``; each ROI of ``box`` values."""
     data, rois, indices = node.input(0), node.input(1), node.input(2)
     if data is not None and len(data) != 4:
         raise ShapeError(f"Expected a 4D tensor for the input data. Got: {format_shape(data)}")
@@ -623,9 +731,9 @@ def _roi_align(node: Node) -> list[Shape]:
         raise ShapeError(f"Expected a 1D tensor for the batch indices input. Got: {format_shape(indices)}")
     count = Dim.dynamic()
     if rois is not None:
-        if not rois[1].contains(4):
+        if not rois[1].contains(box):
             raise ShapeError(f"The second dimension of ROIs input should contain box coordinates. op dimension "
-                             f"is expected to be equal to 4. Got: {rois[1]}")
+                             f"is expected to be equal to {box}. Got: {rois[1]}")
         count = rois[0]
     if indices is not None:
         count = merge_checked(count, indices[0], "The first dimension of ROIs input must be equal to the first "
@@ -634,26 +742,74 @@ def _roi_align(node: Node) -> list[Shape]:
     return [[count, channels, Dim.of(node.int("pooled_h")), Dim.of(node.int("pooled_w"))]]
 
 
+@shape_infer("ROIAlignRotated", versions=(15,))
+def _roi_align_rotated(node: Node) -> list[Shape]:
+    """ROIAlignRotated-15 (roi_align_shape_utils.hpp): ROIAlign's shape, each ROI of 5 values (its angle too)."""
+    return _roi_align(node, 5)
+
+
+@type_infer("ROIAlign")
+@type_infer("ROIAlignRotated", versions=(15,))
+def _roi_align_types(node: Node) -> list[str | None]:
+    """``ROIAlignBase::validate_and_infer_types``: data and ROIs of one floating-point type (the output's, their merge),
+    integer batch indices."""
+    data, rois = in_type(node, 0), in_type(node, 1)
+    out = E.merge(data, rois)
+    if out is False or (out not in (None, E.DYNAMIC) and not E.is_real(out)):  # type: ignore[arg-type]
+        raise ShapeError("The data type for input and ROIs is expected to be a same floating point type. Got: "
+                         f"{data} and: {rois}")
+    check_integral(node, 2, "The data type for batch indices is expected to be an integer. Got: {}")
+    return [out]  # type: ignore[list-item]
+
+
+@shape_infer("DeformablePSROIPooling", versions=(1,))
+def _deformable_psroi_pooling(node: Node) -> list[Shape]:
+    """DeformablePSROIPooling-1 (deformable_psroi_pooling_shape_inference.hpp): data of rank 4, 2-D boxes, 4-D
+    offsets where given; ``[boxes, output_dim, group_size, group_size]``, both attributes positive."""
+    if len(node.inputs) not in (2, 3):
+        raise ShapeError("input_shapes.size() == 2 || input_shapes.size() == 3")
+    for i, rank, which in ((0, 4, "First"), (1, 2, "Second"), (2, 4, "Third")):
+        shape = node.input(i)
+        if node.has_input(i) and shape is not None and len(shape) != rank:
+            raise ShapeError(f"{which} input rank must be compatible with {rank} (input rank: {len(shape)})")
+    output_dim, group = node.int("output_dim"), node.int("group_size")
+    if output_dim <= 0:
+        raise ShapeError("Value of `output_dim` attribute has to be greater than 0")
+    if group <= 0:
+        raise ShapeError("Value of `group_size` attribute has to be greater than 0")
+    boxes = node.input(1)
+    return [[boxes[0] if boxes is not None else Dim.dynamic(), Dim.of(output_dim), Dim.of(group), Dim.of(group)]]
+
+
 # -- ReorgYolo, RegionYolo ------------------------------------------------------------------------------
+type_infer("RegionYolo")(data_type_with((0, REAL, "Type of input is expected to be a floating point type. Got: {}",
+                                         STRICT)))
+
+
 @shape_infer("ReorgYolo")
 def _reorg_yolo(node: Node) -> list[Shape]:
     """ReorgYolo-2 (reorg_yolo_shape_inference.hpp): ``[N, C * stride**2, H / stride, W / stride]`` with
     the first stride."""
-    strides = _sizes(node, "stride")
+    strides = node.ints("stride")
     if not strides:
         raise ShapeError("Stride attribute is required.")
-    stride = strides[0]
+    stride = strides[0] % _SIZE
     data = node.input(0)
     if data is None:
         return [None]
     if len(data) != 4:
         raise ShapeError("[N, C, H, W] input shape is required.")
-    if data[1].is_static and data[1].lo < stride * stride:
+    square = wrap(stride * stride % _SIZE, "i64")  # Dimension(stride * stride), in size_t
+    if square < 0:
+        raise Undecided(f"a stride of {stride} squared")
+    if data[1].is_static and data[1].lo < square:
         raise ShapeError("For [N, C, H, W] input shape, C >= (stride*stride) is required.")
+    if stride >= 1 << 63:  # Dimension::operator/ of int64(stride)
+        raise ShapeError("divisor must be greater than 0")
     spatial = [div(d, stride) for d in data[2:]]
     if any(d.is_empty for d in spatial):
         raise ShapeError("For [N, C, H, W] input shape, H and W should be divisible by stride.")
-    return [[data[0], data[1] * Dim.of(stride * stride)] + spatial]
+    return [[data[0], data[1] * Dim.of(square)] + spatial]
 
 
 @shape_infer("RegionYolo")
@@ -665,12 +821,12 @@ def _region_yolo(node: Node) -> list[Shape]:
         raise ShapeError(f"Input must be a tensor of rank 4, but got {len(data)}")
     if data is None:
         return [None]
-    if node.flag("do_softmax", True):
-        axis = normalize_axis(node.int("axis", 1), 4)
-        end = normalize_axis(node.int("end_axis", 3), 4)
+    if node.flag("do_softmax"):
+        axis = normalize_axis(node.int("axis"), 4)
+        end = normalize_axis(node.int("end_axis"), 4)
         flat = data[axis]
         for d in data[axis + 1:end + 1]:
             flat = flat * d
         return [list(data[:axis]) + [flat] + list(data[max(axis, end) + 1:])]
-    channels = (node.int("classes", 1) + node.int("coords", 4) + 1) * len(node.ints("mask"))
-    return [[data[0], Dim.of(wrap(channels % _SIZE, "i64"))] + list(data[2:])]
+    channels = (node.int("classes") + node.int("coords") + 1) * len(node.ints("mask"))
+    return [[data[0], size_dim(channels)] + list(data[2:])]

@@ -11,18 +11,20 @@ Shape functions:
 Value evaluators (the value bounds of these ops in shape subgraphs, by :mod:`irreshape.shapes.values`),
 any version: ``Unsqueeze``, ``Squeeze``, ``Reshape``, ``ReduceProd`` and ``ReduceSum``.
 
-OpenVINO's element-type checks (numeric or boolean data, integer axes and pattern) are not made here: a
-shape function sees no element types.
+OpenVINO's element-type checks (numeric or boolean data, integer axes and pattern) are each op's type rule,
+beside its shape function.
 """
 
 from __future__ import annotations
 
 import math
 
+from ...core import etypes as E
 from ...core.dims import Bound, Dim, Shape, format_shape, is_static_shape
 from .. import values as V
 from ..dimops import normalize_axes
-from ..node import Node, ShapeError, Undecided, shape_infer, value_eval
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer, value_eval
+from ..typerule import INTEGRAL, check_integral, data_type_with, in_type
 from ..reshape import ReshapeError, reshape_v1
 
 _ONE = Dim.of(1)
@@ -51,7 +53,7 @@ def _reduce(node: Node) -> list[Shape]:
     data, axes_shape = node.input(0), node.input(1)
     if axes_shape is not None and len(axes_shape) > 1:
         raise ShapeError(f"Axes input must be a scalar or 1D input. Got: {format_shape(axes_shape)}")
-    keep_dims = node.flag("keep_dims", False)
+    keep_dims = node.flag("keep_dims")
     values = node.const(1)
     if data is not None and values is not None:
         axes = set(normalize_axes(values, len(data)))
@@ -69,19 +71,37 @@ def _reduce(node: Node) -> list[Shape]:
     return [None]
 
 
+@type_infer("ReduceMean", "ReduceSum", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2")
+def _reduce_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "Element type of axes input must be integer. Got: {}")
+    t = in_type(node, 0)
+    if t == E.BOOLEAN:
+        raise ShapeError(f"Element type of data input must be numeric. Got: {t}")
+    return [t]
+
+
+@type_infer("ReduceLogicalAnd", "ReduceLogicalOr")
+def _reduce_logical_types(node: Node) -> list[str | None]:
+    check_integral(node, 1, "Element type of axes input must be integer. Got: {}")
+    t = in_type(node, 0)
+    if t is not None and t not in (E.BOOLEAN, E.DYNAMIC):
+        raise ShapeError("Element type of data input must be boolean.")
+    return [t]
+
+
 @value_eval("ReduceProd")
 def _reduce_prod_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.reduce_prod(tensors[0], tensors[1], node.flag("keep_dims", False))
+    return V.reduce_prod(tensors[0], tensors[1], node.flag("keep_dims"))
 
 
 @value_eval("ReduceSum", "ReduceMean")
 def _reduce_sum_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.constant_only(node.type.lower(), tensors, {"keep_dims": node.flag("keep_dims", False)})
+    return V.constant_only(node.type.lower(), tensors, {"keep_dims": node.flag("keep_dims")})
 
 
 @value_eval("ReduceMax", "ReduceMin")
 def _reduce_extreme_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.reduce_extreme(node.type.lower(), tensors[0], tensors[1], node.flag("keep_dims", False))
+    return V.reduce_extreme(node.type.lower(), tensors[0], tensors[1], node.flag("keep_dims"))
 
 
 # -- Reshape -----------------------------------------------------------------------------------------
@@ -101,7 +121,7 @@ def _reshape(node: Node) -> list[Shape]:
         raise ShapeError("Pattern shape must have rank 1")
     bounds = node.bounds(1)
     if bounds is not None:
-        special_zero = node.flag("special_zero", False)
+        special_zero = node.flag("special_zero")
         try:
             out = reshape_v1(data, [Bound(lo, hi) for lo, hi in bounds], special_zero)
         except ReshapeError as e:
@@ -112,9 +132,12 @@ def _reshape(node: Node) -> list[Shape]:
     return [[Dim.dynamic()] * pattern[0].lo]
 
 
+type_infer("Reshape")(data_type_with((1, INTEGRAL, "PartialShape pattern must be an integral number.")))
+
+
 @value_eval("Reshape")
 def _reshape_value(node: Node, tensors: list[V.Tensor]) -> V.Tensor:
-    return V.reshape(tensors[0], tensors[1], node.flag("special_zero", False))
+    return V.reshape(tensors[0], tensors[1], node.flag("special_zero"))
 
 
 # -- Squeeze / Unsqueeze -----------------------------------------------------------------------------

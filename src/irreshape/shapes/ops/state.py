@@ -20,16 +20,18 @@ A stateful decoder (optimum-intel's default export) keeps its KV cache in variab
   ("Variables output shapes are inconsistent.").
 
 The checks that need the whole file (which ReadValue declares which variable, where it is) are
-:mod:`irreshape.checks.variables`'; element types (``variable_type`` against the initialiser's) are not
-checked here: a shape function sees no element types.
+:mod:`irreshape.checks.variables`'. ReadValue's type rule checks ``variable_type`` against its initialiser's
+type, after the shape function has checked the shapes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape, parse_shape
-from ..node import Node, ShapeError, shape_infer
+from ..node import Node, ShapeError, shape_infer, type_infer
+from ..typerule import attr_type, in_type
 
 
 def variable_shape(attrs: Mapping[str, str]) -> Shape:
@@ -44,7 +46,7 @@ def variable_shape(attrs: Mapping[str, str]) -> Shape:
 
 
 def variable_dynamic_type(node: Node) -> bool:
-    return node.lower("variable_type", "dynamic") in ("dynamic", "undefined")
+    return node.lower("variable_type") in ("dynamic", "undefined")
 
 
 def relaxes(wide: Shape, narrow: Shape) -> bool:
@@ -58,29 +60,6 @@ def relaxes(wide: Shape, narrow: Shape) -> bool:
 
 def _relaxes(wide: Dim, narrow: Dim) -> bool:
     return wide.lo <= narrow.lo and wide.hi >= narrow.hi
-
-
-def read_value_type(node: Node, variable: str, init: str | None) -> str | None:
-    """The element type of a ReadValue's output, ``variable`` its parsed ``variable_type`` and ``init`` the type of
-    its initialiser (input 0; None where unknown), as ``validate_and_infer_types`` gives it (measured on openvino
-    2026.4.1). ReadValue-3 takes its input's type (``variable_type`` is not read). ReadValue-6 with an initialiser:
-    a variable type that is not dynamic must be the initialiser's exactly (a dynamic initialiser too is refused); the
-    shape is checked before (the shape function's refusal comes first). The output is the variable's type, the
-    initialiser's where the variable has a dynamic type *and* a dynamic rank (IRs of older releases)."""
-    if node.version == 3:
-        return init
-    if not node.types:
-        return variable
-    if variable != "dynamic":
-        if init is not None and init != variable:
-            raise ShapeError("The type specified in the Variable has to extend (relax) the type inferred from the "
-                             f"initializing subgraph. Variable type: {variable} Initialization type: {init}")
-        return variable
-    try:
-        dynamic_rank = variable_shape(node.attrs) is None
-    except ShapeError:  # an unreadable variable_shape: the shape function's refusal
-        return None
-    return init if dynamic_rank else variable
 
 
 @shape_infer("ReadValue", versions=(6,))
@@ -101,6 +80,32 @@ def _read_value_6(node: Node) -> list[Shape]:
 @shape_infer("ReadValue", versions=(3,))
 def _read_value_3(node: Node) -> list[Shape]:
     return [node.input(0)]
+
+
+@type_infer("ReadValue")
+def _read_value_types(node: Node) -> list[str | None]:
+    """The element type of a ReadValue's output from its ``variable_type`` and its initialiser's type (input 0), as
+    ``validate_and_infer_types`` gives it (measured on openvino 2026.4.1). ReadValue-3 takes its input's type
+    (``variable_type`` is not read). ReadValue-6 with an initialiser: a variable type that is not dynamic must be the
+    initialiser's exactly (a dynamic initialiser too is refused); the shape is checked before (the shape function's
+    refusal comes first). The output is the variable's type, the initialiser's where the variable has a dynamic type
+    *and* a dynamic rank (IRs of older releases)."""
+    init = in_type(node, 0)
+    if node.version == 3:
+        return [init]
+    variable = attr_type(node, "variable_type", E.DYNAMIC)
+    if not node.types:
+        return [variable]
+    if variable != E.DYNAMIC:
+        if init is not None and init != variable:
+            raise ShapeError("The type specified in the Variable has to extend (relax) the type inferred from the "
+                             f"initializing subgraph. Variable type: {variable} Initialization type: {init}")
+        return [variable]
+    try:
+        dynamic_rank = variable_shape(node.attrs) is None
+    except ShapeError:  # an unreadable variable_shape: the shape function's refusal
+        return [None]
+    return [init if dynamic_rank else variable]
 
 
 @shape_infer("Assign", versions=(6,))

@@ -9,14 +9,17 @@ ragged tensor adds per-row begins and ends over the elements. The shape function
 (``import openvino_tokenizers``); without it, it refuses the file, so an IR holding them is taken as one the
 extension reads (their version is ``extension``).
 
-Element-type checks (i32 begins, u8 bytes) are not made here: a shape function sees no element types.
+Type rules give the outputs' types as those helpers set them (i32 begins and ends, u8 bytes, a boolean skip
+mask); the inputs' types are not checked.
 """
 
 from __future__ import annotations
 
+from ...core import etypes as E
 from ...core.dims import Dim, Shape
 from ..dimops import broadcast_merge_into, merge_into, shapes_compatible
-from ..node import Node, ShapeError, Undecided, shape_infer
+from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
+from ..typerule import attr_type, in_type, merged_types
 
 _ANY = [Dim.dynamic()]  # PartialShape{Dimension()}: one dim of any length
 
@@ -82,6 +85,26 @@ def _string_tensor_unpack(node: Node) -> list[Shape]:
     return _string(shape)
 
 
+# openvino_tokenizers' utils.cpp: a decomposed string tensor is (begins i32, ends i32, chars u8); a ragged one
+# (ragged begins i32, ragged ends i32, begins i32, ends i32, chars u8); an op with a skip mask adds a boolean
+_STRINGS = ["i32", "i32", "u8"]
+_RAGGED_STRINGS = ["i32", "i32", "i32", "i32", "u8"]
+
+
+@type_infer("StringTensorUnpack")
+def _string_unpack_types(node: Node) -> list[str | None]:
+    """Either op: openvino-tokenizers' own (``version="extension"``) also unpacks a u8 blob of packed strings."""
+    return list(_STRINGS)
+
+
+@type_infer("StringTensorUnpack", versions=(15,))
+def _string_unpack_15_types(node: Node) -> list[str | None]:
+    t = in_type(node, 0)
+    if t is not None and t != "string":
+        raise ShapeError(f"StringTensorUnpack expects a tensor with string elements. Got: {t}")
+    return list(_STRINGS)
+
+
 @shape_infer("StringTensorPack")
 def _string_tensor_pack(node: Node) -> list[Shape]:
     """StringTensorPack-15: the shape of the begins, merged with the ends'."""
@@ -94,6 +117,22 @@ def _string_tensor_pack(node: Node) -> list[Shape]:
     if symbols is not None and len(symbols) != 1:
         raise ShapeError("Symbols input must be 1D.")
     return [shape]
+
+
+@type_infer("StringTensorPack")
+def _string_pack_types(node: Node) -> list[str | None]:
+    return ["string"]
+
+
+@type_infer("StringTensorPack", versions=(15,))
+def _string_pack_15_types(node: Node) -> list[str | None]:
+    begins, ends, symbols = (in_type(node, i) for i in range(3))
+    if begins is not None and ends is not None and (begins != ends or begins not in ("i32", "i64")):
+        raise ShapeError("The element types of the begins and ends input tensors must match and be of i32 or i64 "
+                         f"type. Got: {begins} and {ends}")
+    if symbols is not None and symbols != "u8":
+        raise ShapeError(f"StringTensorPack expects a tensor with ov::element::u8 elements. Got: {symbols}")
+    return ["string"]
 
 
 # -- normalizers: strings in, strings out (a 4th input, the skips, passes through) -------------------------
@@ -122,6 +161,12 @@ def _chars_map_normalization(node: Node) -> list[Shape]:
     skips = _need(node, 4, 5) == 5 if spec else _need(node, 3, 4) == 4
     out = _string(node.input(0))
     return out + [node.input(3)] if skips else out
+
+
+@type_infer("CaseFold", "NormalizeUnicode", "UTF8Validate", "RegexNormalization", "CharsMapNormalization")
+def _string_out_types(node: Node) -> list[str | None]:
+    """``set_string_output``, then the skip mask where the op has one."""
+    return (_STRINGS + [E.BOOLEAN] * node.n_outputs)[:node.n_outputs]
 
 
 # -- splitters: ragged strings in, ragged strings out -------------------------------------------------------
@@ -169,6 +214,12 @@ def _bpe(node: Node) -> list[Shape]:
     return _ragged(node.input(0))
 
 
+@type_infer("BPETokenizer", "WordpieceTokenizer")
+def _token_ids_types(node: Node) -> list[str | None]:
+    """``set_ragged_output(..., element::i32)``: ragged begins, ends and the token ids."""
+    return ["i32"] * node.n_outputs
+
+
 @shape_infer("VocabEncoder")
 def _vocab_encoder(node: Node) -> list[Shape]:
     return [node.input(0)]
@@ -192,6 +243,20 @@ def _combine_segments(node: Node) -> list[Shape]:
     return _ragged(shape) + _ragged(shape)
 
 
+@type_infer("CombineSegments")
+def _combine_segments_types(node: Node) -> list[str | None]:
+    """``set_ragged_output`` twice: i32 begins and ends, then as elements the merge of every ragged input's begins
+    and ends types (not its elements'), and the ids' type. Where those do not merge ``read_model`` refuses the
+    layer; irreshape does not claim the type."""
+    n = len(node.types)
+    et: str | None | bool = E.DYNAMIC
+    for i in range(0, n - 1, 3):
+        for t in (in_type(node, i), in_type(node, i + 1)):
+            et = None if et is None or t is None else E.merge(et, t)
+    return ["i32", "i32", et if et is not False else None, "i32", "i32", in_type(node, n - 1) if n else None
+            ][:node.n_outputs]
+
+
 @shape_infer("Truncate")
 def _truncate(node: Node) -> list[Shape]:
     """One or two ragged tensors, each passed through, then the max length (an i32 scalar) and the modes.
@@ -205,6 +270,12 @@ def _truncate(node: Node) -> list[Shape]:
         _ragged_last(node, 3 * i)
         out += [node.input(3 * i), node.input(3 * i + 1), node.input(3 * i + 2)]
     return out
+
+
+@type_infer("Truncate")
+def _truncate_types(node: Node) -> list[str | None]:
+    """``set_ragged_output`` per ragged input: i32 begins and ends, and as elements its begins' type."""
+    return [t for i in range(node.n_outputs // 3) for t in ("i32", "i32", in_type(node, 3 * i))]
 
 
 @shape_infer("RaggedToDense")
@@ -232,15 +303,32 @@ def _ragged_to_dense(node: Node) -> list[Shape]:
     return [list(rows) + [length], list(rows) + [length]]
 
 
+@type_infer("RaggedToDense")
+def _ragged_to_dense_types(node: Node) -> list[str | None]:
+    return [in_type(node, 2), E.BOOLEAN][:node.n_outputs]
+
+
 @shape_infer("RaggedToRagged")
 def _ragged_to_ragged(node: Node) -> list[Shape]:
     _need(node, 2)
     return [list(_ANY), list(_ANY)]
 
 
+@type_infer("ByteFallback", "BytesToChars", "CharsToBytes", "VocabEncoder", "RaggedToRagged")
+def _string_ops_types(node: Node) -> list[str | None]:
+    """Ragged and string tensors whose type rules irreshape does not reproduce: their outputs' types are not
+    claimed."""
+    return [None] * node.n_outputs
+
+
 @shape_infer("FuzeRagged")
 def _fuze_ragged(node: Node) -> list[Shape]:
     return [node.input(0), node.input(0)]
+
+
+@type_infer("FuzeRagged")
+def _fuze_ragged_types(node: Node) -> list[str | None]:
+    return [in_type(node, 0), in_type(node, 1)][:node.n_outputs]
 
 
 # -- detokenizers -----------------------------------------------------------------------------------------
@@ -251,6 +339,12 @@ def _vocab_decoder(node: Node) -> list[Shape]:
     if ids is None or len(ids) == 0:
         raise Undecided("VocabDecoder reads its ids' first dim")
     return _ragged_string([ids[0]])
+
+
+@type_infer("RegexSplit", "SpecialTokensSplit", "VocabDecoder")
+def _ragged_string_out_types(node: Node) -> list[str | None]:
+    """``set_ragged_string_output``, then the skip mask where the op has one."""
+    return (_RAGGED_STRINGS + [E.BOOLEAN] * node.n_outputs)[:node.n_outputs]
 
 
 # -- FakeConvert (opset13: f8 quantization) ----------------------------------------------------------------
@@ -269,3 +363,15 @@ def _fake_convert(node: Node) -> list[Shape]:
     if data is not None and merged != data:
         raise Undecided("the scale would refine a dim of FakeConvert's data")
     return [data]
+
+
+@type_infer("FakeConvert")
+def _fake_convert_types(node: Node) -> list[str | None]:
+    """v13: destination_type f8e4m3 or f8e5m2; data, scale and shift of one type, bf16, f16 or f32."""
+    dest = attr_type(node, "destination_type", "f8e4m3")
+    if dest not in ("f8e4m3", "f8e5m2"):
+        raise ShapeError(f"Bad format for f8 conversion type: {dest}")
+    out = merged_types(node, tuple(range(len(node.types))), "Mixed input types are not supported.")[0]
+    if out is not None and out not in ("bf16", "f16", "f32", E.DYNAMIC):
+        raise ShapeError(f"The element type of the input tensor must be a bf16, f16, f32 but got: {out}")
+    return [out]

@@ -53,6 +53,7 @@ WEIGHTS = bytes(64)  # every Const reads zeros from offset 0
 # <data>s an op needs to be read at all, or whose attributes change the counts it takes
 ATTRS: dict[str, list[dict[str, str]]] = {
     "ReorgYolo": [{"stride": "2"}],
+    "GenerateProposals": [{"min_size": "1", "nms_threshold": "0.5", "pre_nms_count": "10", "post_nms_count": "5"}],
     "ExtractImagePatches": [{"sizes": "1,1", "strides": "1,1", "rates": "1,1", "auto_pad": "valid"}],
     "DetectionOutput": [{"num_classes": "2", "keep_top_k": "1", "nms_threshold": "0.5", "background_label_id": "0",
                          "top_k": "1", "code_type": "caffe.PriorBoxParameter.CORNER"}],

@@ -437,11 +437,11 @@ class Op:
         arity = self.arity
         if arity is None:
             return None
-        accepted, more, late, runs = arity
+        accepted, more, runs = arity
         if n in accepted or (more and n > accepted[-1]):
             return None
-        text = next(text for first, text in reversed(runs) if first <= n)
-        return text.format(n=n), late and n > accepted[-1]
+        text, late = next((text, late) for first, text, late in reversed(runs) if first <= n)
+        return text.format(n=n), late
 
     def attrs_error(self, data: Mapping[str, str]) -> str | None:
         """OpenVINO's message where it cannot read ``data``; None where it can."""

@@ -499,8 +499,6 @@ def _grouped_matmul(node: Node) -> list[Shape]:
     """``v17::shape_infer(GroupedMatMul)`` (``grouped_matmul_shape_inference.hpp``, as 2026.4.1 holds it: two
     cases, measured): 3-D ``[G, M, K]`` by 3-D ``[G, N, K]`` gives ``[G, M, N]`` (any offsets ignored); 2-D
     ``[T, K]`` by 3-D ``[G, N, K]`` with 1-D offsets gives ``[T, N]``; G and K merged."""
-    if len(node.inputs) not in (2, 3):
-        raise ShapeError("num_inputs == 2 || num_inputs == 3")
     a, b = node.input(0), node.input(1)
     if a is None or b is None:
         return [None]

@@ -476,11 +476,9 @@ def _nms_types(node: Node) -> list[str | None]:
 
 @shape_infer("NMSRotated", versions=(13,))
 def _nms_rotated(node: Node) -> list[Shape]:
-    """NMSRotated-13 (``nms::shape_infer`` with rotated boxes): boxes of 5 values, else as NMS-9; then five inputs."""
-    out = _nms_v5(node, 5)
-    if len(node.inputs) != 5:
-        raise ShapeError("Expected 5 inputs to be provided.")
-    return out
+    """NMSRotated-13 (``nms::shape_infer`` with rotated boxes): boxes of 5 values, else as NMS-9 (five inputs: the
+    op unit's count)."""
+    return _nms_v5(node, 5)
 
 
 @type_infer("NMSRotated", versions=(13,))
@@ -544,10 +542,7 @@ def _multiclass_nms_shapes(node: Node) -> list[Shape]:
     with 3-D scores ``[batches, classes, boxes]``, or with 2-D scores ``[classes, boxes]`` and 1-D ``roisnum``
     ``[images]``; the outputs :func:`_nms_outputs`, with ``0..top_k(boxes) * classes`` (at most ``keep_top_k``)
     ``* images`` selected boxes where the shapes tell, else ``?``."""
-    count = len(node.inputs)
-    if count not in (2, 3):
-        raise ShapeError("input_shapes.size() == 2 || has_rois_num")
-    rois = count == 3
+    rois = len(node.inputs) == 3
     boxes, scores, roisnum = node.input(0), node.input(1), node.input(2) if rois else None
     _nms_ranks(boxes, None)
     if rois:
@@ -583,8 +578,6 @@ def _matrix_nms(node: Node) -> list[Shape]:
     """MatrixNms-8 (``matrix_nms_shape_inference.hpp``): 3-D boxes and scores ``[batches, classes, boxes]``; the
     outputs :func:`_nms_outputs` with ``0..min(top_k(boxes) * classes, keep_top_k) * batches`` selected boxes where
     the shapes tell, else ``?``."""
-    if len(node.inputs) != 2:
-        raise ShapeError("input_shapes.size() == 2")
     boxes, scores = node.input(0), node.input(1)
     _nms_ranks(boxes, scores)
     if boxes is None:
@@ -645,8 +638,6 @@ def _generate_proposals(node: Node) -> list[Shape]:
         raise ShapeError("Attribute post_nms_count must be larger than 0.")
     if struct.unpack("f", struct.pack("f", node.float("nms_eta")))[0] != 1.0:
         raise ShapeError("Attribute min_size must be 1.0.")  # (sic: OpenVINO's message for nms_eta)
-    if len(node.inputs) != 4:
-        raise ShapeError("input_shapes.size() == 4")
     im_info, anchors, deltas, scores = (node.input(i) for i in range(4))
     batches = _DYN
     if not rank_is(im_info, 2):

@@ -231,8 +231,6 @@ def _i420(node: Node) -> list[Shape]:
 def _to_nv12(node: Node) -> list[Shape]:
     """``convert_color_to_nv12_shape_inference.hpp``: one [N, H, W, 3] image, H and W even (``dim::is_divisible``);
     one plane [N, H * 3 / 2, W, 1] (``single_plane``), else Y [N, H, W, 1] and UV [N, H / 2, W / 2, 2]."""
-    if len(node.inputs) != 1:
-        raise ShapeError("RGBtoNV12/BGRtoNV12 shall have exactly one input")
     rgb, single = node.input(0), node.flag("single_plane")
     if rgb is not None and len(rgb) != 4:
         raise ShapeError("RGB/BGR input shall have 4 dimensions (N, H, W, C)")

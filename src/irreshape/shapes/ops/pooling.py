@@ -766,8 +766,6 @@ def _roi_align_types(node: Node) -> list[str | None]:
 def _deformable_psroi_pooling(node: Node) -> list[Shape]:
     """DeformablePSROIPooling-1 (deformable_psroi_pooling_shape_inference.hpp): data of rank 4, 2-D boxes, 4-D
     offsets where given; ``[boxes, output_dim, group_size, group_size]``, both attributes positive."""
-    if len(node.inputs) not in (2, 3):
-        raise ShapeError("input_shapes.size() == 2 || input_shapes.size() == 3")
     for i, rank, which in ((0, 4, "First"), (1, 2, "Second"), (2, 4, "Third")):
         shape = node.input(i)
         if node.has_input(i) and shape is not None and len(shape) != rank:

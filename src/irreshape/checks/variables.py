@@ -34,12 +34,16 @@ def check_variables(model: IRModel, graph: Graph) -> list[Finding]:
         elif layer.kind == "assign":
             assigns.append(layer)
     findings: list[Finding] = []
+    made = _made(model) if assigns else set()
     for assign in assigns:
         vid = assign.data.get("variable_id", "")
         if _v3(assign):
             found = _assign_3(assign, vid, readers.get(vid, []), graph)
         elif vid not in readers:
             found = f"no ReadValue declares its variable {vid!r} (the IR reader fails: map::at)"
+        elif not any(r.id in made for r in readers[vid]):
+            found = (f"the ReadValue of its variable {vid!r} ({describe(readers[vid][0])}) feeds no Result or Assign, "
+                     "so the IR reader does not make it (map::at)")
         else:
             found = None
             mismatch = _assign_6(assign, vid, readers[vid], graph)
@@ -92,6 +96,20 @@ def _assign_3(assign: Layer, vid: str, readers: list[Layer], graph: Graph) -> st
             [d.lo for d in shape] != [d.lo for d in held]:
         return "Variables output shapes are inconsistent."
     return None
+
+
+def _made(model: IRModel) -> set[str]:
+    """The ids of the layers the IR reader makes: those a Result or an Assign depends on, itself included (it walks
+    the graph from the layers of those types, as written, and makes nothing else but the Parameters)."""
+    ends = [layer for layer in model.layers.values() if layer.type in ("Result", "Assign")]
+    seen = {layer.id for layer in ends}
+    todo = list(ends)
+    while todo:
+        for p in todo.pop().inputs:
+            if p.source is not None and (lay := p.source.layer).id not in seen:
+                seen.add(lay.id)
+                todo.append(lay)
+    return seen
 
 
 def _upstream(layer: Layer) -> set[str]:

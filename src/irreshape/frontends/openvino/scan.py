@@ -92,6 +92,7 @@ def _attrs(raw: bytes) -> dict[str, str]:
 
 
 CHUNK = 1 << 20  # bytes read at a time: the scan holds about this much of the document, not all of it
+EDGE_REGION = 1 << 16  # bytes of <edge> lines matched at a time
 _PROLOG_MAX = 1 << 16  # an IR's <layers> starts within this many bytes
 FD_PATH = "/proc/self/fd/{}"  # a path naming an open file, with a file offset of its own (Linux)
 
@@ -299,6 +300,8 @@ class Scanner:
             raise _Whole
         self.line, self.at = line, at
         self._drop(start + 9)
+        # what only the layers needed goes before the edges are read: the model is then at its largest
+        self.data_dicts = self.sections = self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
         edges = self._edges()
         while self.refill() or self.data:  # the rest of the document, dropped just after a ">"
             self._drop(len(self.data) if self.eof else self.data.rfind(b">") + 1)
@@ -445,7 +448,12 @@ class Scanner:
             end = data.find(b"</edges>", pos)
             cut = end if end >= 0 else data.rfind(b"\n", pos)  # up to </edges>, or to the last line start
             if cut > pos:
-                line = self._edge_region(pos, cut, line, edges, end >= 0)
+                # regions of EDGE_REGION bytes or so: what a region makes before its edges are kept stays small
+                at = pos
+                while cut - at > EDGE_REGION and (mid := data.rfind(b"\n", at, at + EDGE_REGION)) > at:
+                    line = self._edge_region(at, mid, line, edges, False)
+                    at = mid
+                line = self._edge_region(at, cut, line, edges, end >= 0)
                 self.line, self.at = line, cut
                 self._drop(end + 8 if end >= 0 else cut)
                 if end >= 0:

@@ -16,7 +16,8 @@ inferred whole, however deep), memoised per output port, and detects cycles.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
+from itertools import chain
 
 from ..core import etypes
 from ..core.dims import INF, Bound, Dim, Shape, parse_shape
@@ -76,11 +77,12 @@ def parameter_shape(layer: Layer, port: Port | None = None) -> Shape:
     return None if dims is None else _declared(dims)
 
 
-def order(model: IRModel) -> tuple[list[str], list[str]]:
+def order(model: IRModel) -> tuple[Collection[str], list[str]]:
     """(layer ids producers first, the ids of layers on a cycle or fed by one): the file order when every
-    edge runs forward (as OpenVINO writes IRs), else a topological sort."""
+    edge runs forward (as OpenVINO writes IRs: the model's own keys then, no list made), else a topological
+    sort."""
     if model.link().ordered:
-        return list(model.layers), []
+        return model.layers.keys(), []
     return topological(list(model.layers), ((e.from_layer, e.to_layer) for e in model.edges))
 
 
@@ -256,7 +258,7 @@ class Graph:
         seen: dict[object, tuple] = {}
         layers = self.model.layers
         ids, cyclic = order(self.model)
-        for lid in ids + cyclic:
+        for lid in chain(ids, cyclic):
             layer = layers[lid]
             kind = layer.kind
             outs = layer.outputs

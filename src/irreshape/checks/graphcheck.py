@@ -3,6 +3,8 @@ own rules) in OpenVINO's reading with a blame reading beside it, then the dynami
 
 from __future__ import annotations
 
+from itertools import chain
+
 from ..core.dims import Dim, Shape
 from ..core.findings import ERROR, GRAPH
 from ..core.order import topological
@@ -125,7 +127,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
     passed: dict[tuple, LayerResult] = {} if not every else None  # verdict_key -> an ok verdict, no findings
     checkers: dict = {}  # layer kind -> its check (``checker`` goes by the kind alone)
     layers = model.layers
-    for lid in ordered + cyclic:
+    for lid in chain(ordered, cyclic):
         layer = layers[lid]
         check = checkers.get(layer.kind, _UNSET)
         if check is _UNSET:

@@ -91,7 +91,7 @@ def _attrs(raw: bytes) -> dict[str, str]:
     return {k.decode(): _text(v1 or v2) for k, v1, v2 in _ATTR.findall(raw)}
 
 
-CHUNK = 1 << 20  # bytes read at a time: the scan holds about this much of the document, not all of it
+CHUNK = 1 << 18  # bytes read at a time: the scan holds about this much of the document, not all of it
 EDGE_REGION = 1 << 16  # bytes of <edge> lines matched at a time
 _PROLOG_MAX = 1 << 16  # an IR's <layers> starts within this many bytes
 FD_PATH = "/proc/self/fd/{}"  # a path naming an open file, with a file offset of its own (Linux)
@@ -193,7 +193,7 @@ class Scanner:
         self.reader = Reader(self.problems)
         self.share = self.reader.share
         self.data_dicts: dict[bytes, dict[str, str]] = {}
-        self.sections: dict[bytes, _Section] = {}
+        self.sections: dict[bytes, tuple[_Section, dict[int, tuple]]] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
 
     # -- the window ------------------------------------------------------------------------------
@@ -348,21 +348,31 @@ class Scanner:
             if sec is None:
                 continue
             key = _NAMES.sub(b"", sec) if b" names=" in sec else sec
-            ports = sections.get(key)
-            if ports is None:
-                ports = self._section(key)
+            known = sections.get(key)
+            if known is None:
+                known = self._section(key)
+            ports, made_at = known
             off = data.count(b"\n", start, m.start(group))  # the section's first line, from the layer's
-            made = tuple([Port(pid, dims, share(head := (off + rel, prec), head),
-                               None if dim_rel is None else tuple(line + off + rel + r for r in dim_rel), layer)
-                          for pid, dims, rel, dim_rel, prec in ports])
+            pairs = made_at.get(off)  # (dims, head) of each port, its section on line ``off`` of the layer
+            if pairs is None:
+                pairs = tuple([(dims, share(head := (off + rel, prec, pid, None if dim_rel is None else
+                                                     tuple(line + off + rel + r for r in dim_rel)), head))
+                               for pid, dims, rel, dim_rel, prec in ports])
+                if all(dim_rel is None for _, _, _, dim_rel, _ in ports):  # else the dims' lines are the layer's own
+                    made_at[off] = pairs
+            if len(pairs) == 1:
+                made = (Port(pairs[0][0], pairs[0][1], layer),)
+            else:
+                made = tuple([Port(dims, head, layer) for dims, head in pairs])
             if group == 3:
                 layer.inputs = made
             else:
                 layer.outputs = made
         return layer
 
-    def _section(self, sec: bytes) -> _Section:
-        """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once."""
+    def _section(self, sec: bytes) -> tuple[_Section, dict[int, tuple]]:
+        """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once; beside them, the
+        (dims, head) of each port by the section's line in its layer, filled as layers are read."""
         if _SECTION.fullmatch(sec) is None:
             raise _OneLayer
         share = self.share
@@ -384,7 +394,7 @@ class Scanner:
             body = p.group(2)
             dims, dim_rel = self._body(body) if body is not None else ((), None)
             ports.append((share(pid, pid), dims, rel, dim_rel, prec))
-        out = tuple(ports)
+        out = (tuple(ports), {})
         if len(self.sections) < 65536:
             self.sections[sec] = out
         return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -126,38 +127,66 @@ class Edge:
 
 class Edges(Sequence[Edge]):
     """A model's edges in file order, held as columns (a model may have hundreds of thousands): the four
-    ends of every edge in one flat list, the lines in an array. An :class:`Edge` is made when asked for."""
+    ends of every edge in one flat list, the lines as runs of consecutive ones (the serializer writes an edge a
+    line): the index of each run's first edge and its line. An :class:`Edge` is made when asked for."""
 
-    __slots__ = ("_ends", "_lines")
+    __slots__ = ("_ends", "_starts", "_firsts")
 
     def __init__(self, edges: Iterable[Edge] = ()) -> None:
         self._ends: list[str] = []
-        self._lines = array("q")
+        self._starts = array("q")  # the index of the first edge of each run
+        self._firsts = array("q")  # its line
         for e in edges:
             self.add(e.from_layer, e.from_port, e.to_layer, e.to_port, e.line)
 
     def add(self, from_layer: str, from_port: str, to_layer: str, to_port: str, line: int) -> None:
+        self._run(len(self._ends) // 4, line)
         self._ends += (from_layer, from_port, to_layer, to_port)
-        self._lines.append(line)
+
+    def _run(self, i: int, line: int) -> None:
+        """Edge ``i`` (the next one) is on ``line``: a new run unless that continues the last one."""
+        starts, firsts = self._starts, self._firsts
+        if not starts or firsts[-1] + (i - starts[-1]) != line:
+            starts.append(i)
+            firsts.append(line)
 
     def extend(self, ends: list[str], lines: Iterable[int]) -> None:
         """Add edges by their ends (four a edge, in order: from layer, from port, to layer, to port) and lines."""
+        i = len(self._ends) // 4
+        if isinstance(lines, range) and lines.step == 1:  # one run (the serializer's layout): its first line
+            if lines:
+                self._run(i, lines.start)
+        else:
+            for k, line in enumerate(lines, i):
+                self._run(k, line)
         self._ends += ends
-        self._lines.extend(lines)
 
     def append(self, edge: Edge) -> None:
         self.add(edge.from_layer, edge.from_port, edge.to_layer, edge.to_port, edge.line)
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return len(self._ends) // 4
+
+    def _line(self, i: int) -> int:
+        k = bisect_right(self._starts, i) - 1
+        return self._firsts[k] + (i - self._starts[k])
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        line = self._lines[i]  # IndexError, negative indexes: as a list's
-        k = 4 * (i % len(self._lines))
-        return Edge(*self._ends[k:k + 4], line)
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError("edge index out of range")
+        i %= n
+        k = 4 * i
+        return Edge(*self._ends[k:k + 4], self._line(i))
 
+    def lines(self) -> Iterator[int]:
+        """The line of each edge, in order."""
+        starts, firsts, n = self._starts, self._firsts, len(self)
+        for k, (start, first) in enumerate(zip(starts, firsts)):
+            stop = starts[k + 1] if k + 1 < len(starts) else n
+            yield from range(first, first + stop - start)
 
     def ends(self) -> Iterator[tuple[str, str, str, str]]:
         """(from layer, from port, to layer, to port) of each edge, without making Edge objects."""
@@ -166,7 +195,7 @@ class Edges(Sequence[Edge]):
 
     def __iter__(self) -> Iterator[Edge]:
         it = iter(self._ends)
-        for (a, b, c, d), line in zip(zip(it, it, it, it), self._lines):
+        for (a, b, c, d), line in zip(zip(it, it, it, it), self.lines()):
             yield Edge(a, b, c, d, line)
 
     def __eq__(self, other: object) -> bool:

@@ -310,7 +310,7 @@ class Scanner:
         return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
-        if m.group(5) is not None and b"<attribute" in m.group(5):
+        if m.group(5) is not None and m.group(5).find(b"<attribute") >= 0:
             raise _OneLayer  # an <rt_info> the reader of a layer looks into
         raw = m.group(1)
         a = _LAYER_ATTRS.fullmatch(raw)
@@ -347,7 +347,8 @@ class Scanner:
             sec = m.group(group)
             if sec is None:
                 continue
-            key = _NAMES.sub(b"", sec) if b" names=" in sec else sec
+            # find, not `in`: bytes' `in` first tries its operand as an int, and pays for the TypeError's message
+            key = _NAMES.sub(b"", sec) if sec.find(b" names=") >= 0 else sec
             known = sections.get(key)
             if known is None:
                 known = self._section(key)

@@ -195,6 +195,7 @@ class Scanner:
         self.data_dicts: dict[bytes, dict[str, str]] = {}
         self.sections: dict[bytes, tuple[_Section, dict[int, tuple]]] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
+        self.layers: dict[str, Layer] = {}  # the layers read so far, by id (the first of an id)
 
     # -- the window ------------------------------------------------------------------------------
     def refill(self) -> bool:
@@ -256,6 +257,7 @@ class Scanner:
     def run(self):
         head = self._head()
         layers: dict[str, Layer] = {}
+        self.layers = layers  # the edges take their layers' ids from it
         duplicates: list[Layer] = []
         data, pos, line, at = self.data, 0, self.line, 0  # ``line`` is the line of offset ``at``
         match = _LAYER.match
@@ -324,7 +326,8 @@ class Scanner:
             attrs = _attrs(raw)
             lid, name, typ, version = (attrs.get(k, "") for k in ("id", "name", "type", "version"))
         known = self.reader.kind(typ)
-        layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
+        # the id is not put in ``share`` (tens of thousands of them): an edge takes it from its layer (_edge_region)
+        layer = Layer(lid, name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
         raw = m.group(2)
         if raw is not None:
             d = self.data_dicts.get(raw)
@@ -476,14 +479,16 @@ class Scanner:
     def _edge_region(self, begin: int, end: int, line: int, edges: Edges, last: bool) -> int:
         """Append the edges between ``begin`` (a line start, or just after ``<edges>``) and ``end`` (a line
         start, or ``</edges>`` when ``last``); the line of ``end``."""
-        data, share = self.data, self.share
+        data, share, layer = self.data, self.share, self.layers.get
         found = _EDGE.findall(data, begin, end)
         newlines = data.count(b"\n", begin, end)
         # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
         if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
                 and (not last or not data[data.rfind(b"\n", begin, end):end].strip(b" \t\n"))):
-            # the four ends of every edge in order, decoded and shared, in one list: no call per edge
-            edges.extend([share(s, s) for s in map(bytes.decode, chain.from_iterable(found))],
+            # the four ends of every edge in order, decoded and shared (a layer's id from the layer, a port's from
+            # ``share``), in one list: no call per edge
+            edges.extend([la.id if (la := layer(s)) is not None else share(s, s)
+                          for s in map(bytes.decode, chain.from_iterable(found))],
                          range(line + 1, line + 1 + len(found)))
             return line + newlines
         at = begin
@@ -495,7 +500,7 @@ class Scanner:
                 raise _Whole
             attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
-            edges.add(share(a, a), share(b, b), share(c, c), share(d, d), line)
+            edges.add(*[la.id if (la := layer(s)) is not None else share(s, s) for s in (a, b, c, d)], line)
         return line + data.count(b"\n", at, end)
 
 

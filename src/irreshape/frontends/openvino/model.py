@@ -260,7 +260,7 @@ class IRModel:
     _links: Links | None = None
     # layer kind -> the edges out of each layer of that kind, in file order (made for a kind when asked): three
     # ends an edge (from port, to layer, to port) in one flat list per layer, no Edge made
-    _from: dict[str | None, dict[str, list[str]]] = field(default_factory=dict)
+    _from: dict[str | None, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def bin_path(self) -> str:
@@ -396,6 +396,9 @@ class IRModel:
                 for fl, fp, tl, tp in _ends(self.edges):
                     if fl not in layers:
                         indexes[None].setdefault(fl, []).extend((fp, tl, tp))
+            for found in indexes.values():  # tuples: a list's spare room, on thousands of layers, is not kept
+                for fl, ends in found.items():
+                    found[fl] = tuple(ends)  # type: ignore[assignment]
         out = []
         ends = index.get(layer_id, ())
         for i in range(0, len(ends), 3):

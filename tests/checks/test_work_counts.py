@@ -112,3 +112,24 @@ def _edit(path: Path, text: str, line: int, old: str, new: str) -> Path:
     out.write_text("\n".join(lines))
     path.with_suffix(".bin").replace(out.with_suffix(".bin"))
     return out
+
+
+@pytest.mark.parametrize("n", [10, 40])
+def test_the_memo_of_shapes_holds_no_entry_per_const_port(tmp_path, n):
+    # a chain of n Multiplies, each by a Const of its own (equal values: the serializer writes them once, and
+    # their <data> is one dict); a Const's shape is its <data>'s, kept once, not once per output port
+    x = o.parameter([-1, 64], np.float32, name="x")
+    y = x
+    for _ in range(n):
+        y = o.multiply(y, o.constant(np.full((1, 64), 0.5, np.float32)))
+    model = parse(str(_save(tmp_path, [o.result(y)], [x], f"consts{n}")))
+    consts = [layer for layer in model.layers.values() if layer.kind == "const"]
+    assert len(consts) == n and len({id(c.data) for c in consts}) == 1
+    graph = Graph(model)
+    assert not check_model(model).findings
+    result = graph.shape(model.layers[next(lid for lid, la in model.layers.items() if la.kind == "result")]
+                         .inputs[0].source)
+    assert [d.lo for d in result[1:]] == [64] and not result[0].is_static  # type: ignore[index]
+    assert all(graph.shape(c.outputs[0]) == [d for d in graph.shape(consts[0].outputs[0])] for c in consts)
+    # the Parameter's and the n Multiplies' outputs, and one entry for the Consts' shared <data>
+    assert len(graph._shapes) == n + 2

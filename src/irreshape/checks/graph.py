@@ -16,7 +16,8 @@ inferred whole, however deep), memoised per output port, and detects cycles.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Collection, Container, Sequence
+from itertools import chain
 
 from ..core import etypes
 from ..core.dims import INF, Bound, Dim, Shape, parse_shape
@@ -76,11 +77,12 @@ def parameter_shape(layer: Layer, port: Port | None = None) -> Shape:
     return None if dims is None else _declared(dims)
 
 
-def order(model: IRModel) -> tuple[list[str], list[str]]:
+def order(model: IRModel) -> tuple[Collection[str], list[str]]:
     """(layer ids producers first, the ids of layers on a cycle or fed by one): the file order when every
-    edge runs forward (as OpenVINO writes IRs), else a topological sort."""
+    edge runs forward (as OpenVINO writes IRs: the model's own keys then, no list made), else a topological
+    sort."""
     if model.link().ordered:
-        return list(model.layers), []
+        return model.layers.keys(), []
     return topological(list(model.layers), ((e.from_layer, e.to_layer) for e in model.edges))
 
 
@@ -198,7 +200,8 @@ class Graph:
         self._declared: dict[int, tuple[tuple[int, ...], Shape]] = {}  # id(port.dims) -> (dims, shape)
         self._params: dict[tuple[int, int], tuple[tuple, Shape]] = {}  # a Parameter's (id(data), id(dims)) -> shape
         self._consts: dict[int, tuple[dict, V.Tensor]] = {}  # id(Const data) -> (data, tensor)
-        self._const_shapes: dict[int, tuple[dict, Shape, bool]] = {}  # id(Const data) -> (data, its `shape`, refused)
+        # id(Const data) -> (data, its `shape`, refused, the key standing for its output in the memo of shapes)
+        self._const_shapes: dict[int, tuple[dict, Shape, bool, object]] = {}
         # what the reading found on its way, for the checks to report: Consts OpenVINO refuses (their <data>),
         # and the layers whose shape function failed with an exception other than its own (a bug: IR900 each)
         self.findings: list[Finding] = []
@@ -255,7 +258,7 @@ class Graph:
         seen: dict[object, tuple] = {}
         layers = self.model.layers
         ids, cyclic = order(self.model)
-        for lid in ids + cyclic:
+        for lid in chain(ids, cyclic):
             layer = layers[lid]
             kind = layer.kind
             outs = layer.outputs
@@ -446,9 +449,11 @@ class Graph:
         known = shapes.get(port, _UNSET)
         if known is not _UNSET:
             return known  # type: ignore[return-value]
+        layer: Layer = port.layer  # type: ignore[assignment]
+        if layer.kind == "const":  # not kept per port: its <data>'s (see _shape_sources)
+            return self._const_output(layer, port)
         if self._base is not None and self._shared(port):
             return shapes[port]
-        layer: Layer = port.layer  # type: ignore[assignment]
         sources = self._shape_sources(layer)
         for src in sources:
             if src is not None and src not in shapes:  # a walk, for the sources first
@@ -464,14 +469,16 @@ class Graph:
         yet (on a cycle) is left to ``shape``."""
         shapes, infer, op = self._shapes, self._infer_shape, registry.op
         for layer in layers:
-            if layer.kind == "const" or op(layer.type, layer.version) is None:
+            if layer.kind == "const":  # answered from its <data> when asked (see _const_source)
+                continue
+            if op(layer.type, layer.version) is None:
                 sources = []
             else:  # _shape_sources, inline
                 sources = [p.source for p in layer.inputs]
-                for src in sources:
+                for i, src in enumerate(sources):
                     if src is not None and src not in shapes:
                         if src.layer.kind == "const":  # type: ignore[union-attr]
-                            shapes[src] = self._const_output(src.layer, src)  # type: ignore[arg-type]
+                            sources[i] = self._const_source(src)
                         elif not self._shared(src):
                             break
                 else:
@@ -489,13 +496,27 @@ class Graph:
             return []
         sources = [p.source for p in layer.inputs]
         shapes = self._shapes
-        for src in sources:  # a Const's shape needs no walk: its own, at once; a probe's outside its cone, its base's
-            if src is not None and src not in shapes:
+        for i, src in enumerate(sources):  # a Const's shape needs no walk: its own, at once; a probe's outside its
+            if src is not None and src not in shapes:  # cone, its base's
                 if src.layer.kind == "const":  # type: ignore[union-attr]
-                    shapes[src] = self._const_output(src.layer, src)  # type: ignore[arg-type]
+                    sources[i] = self._const_source(src)
                 elif self._base is not None:
                     self._shared(src)
         return sources
+
+    def _const_source(self, port: Port) -> "Port | object":
+        """What stands for a Const's output port among a layer's shape sources, its shape in the memo of shapes:
+        one key for every Const of the same <data> (almost half a deep model's ports are Consts': the memo holds
+        their few shapes, not an entry per port); the port itself where its shape is its own (a Const whose
+        `shape` cannot be read or that OpenVINO refuses: its dims taken)."""
+        layer: Layer = port.layer  # type: ignore[assignment]
+        shape = self._const_output(layer, port)
+        _, known, _, key = self._const_shapes[id(layer.data)]
+        if known is None:
+            self._shapes[port] = shape
+            return port
+        self._shapes[key] = known
+        return key
 
     def _const_output(self, layer: Layer, port: Port) -> Shape:
         """A Const's output: its ``shape`` attribute (Consts of equal <data> share the dict)."""
@@ -510,7 +531,7 @@ class Graph:
                         self.findings.append(finding(e.problem))
                     dims, refused = None, True
             known = self._const_shapes[id(layer.data)] = (
-                layer.data, None if dims is None else self._intern(_declared(dims)), refused)
+                layer.data, None if dims is None else self._intern(_declared(dims)), refused, object())
         if known[1] is not None:
             return known[1]
         return self._take(layer, port, "undecided" if known[2] else "trusted")  # refused: its own finding

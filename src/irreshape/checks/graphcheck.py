@@ -3,6 +3,8 @@ own rules) in OpenVINO's reading with a blame reading beside it, then the dynami
 
 from __future__ import annotations
 
+from itertools import chain
+
 from ..core.dims import Dim, Shape
 from ..core.findings import ERROR, GRAPH
 from ..core.order import topological
@@ -37,7 +39,9 @@ class Readings:
         self.roots: dict[str, tuple[str, ...]] = {}  # layer id -> the nearest blamed layers upstream of it (or it)
         self.spared: dict[str, int] = {}  # a blamed layer's id -> how many layers it spares
         self.refusing: dict[str, Layer] = {}  # a blamed layer's id -> the first spared layer read_model refuses
-        self.recomputed: list[tuple[Port, Shape]] = []  # the Reshape family's outputs, until the blame reading is made
+        # the Reshape family's verdicts so far (check_graph_layers' list): their outputs as recomputed, for the blame
+        # reading when it is made
+        self.family: list[LayerResult] = []
         self.erred: set[str] = set()  # the ids of the layers with an error so far
 
     def second(self) -> Graph | None:
@@ -45,9 +49,9 @@ class Readings:
         OpenVINO's, the Reshape family's outputs as their checks recomputed them."""
         if self.alt is None and self.alternative:
             self.alt = self.graph.fork()
-            for port, shape in self.recomputed:
-                self.alt.set_shape(port, shape)
-            self.recomputed = []
+            for verdict in self.family:  # as _record set them in OpenVINO's reading
+                if verdict.layer.outputs and verdict.expected_known:
+                    self.alt.set_shape(verdict.layer.outputs[0], verdict.expected)
         return self.alt
 
     def found(self, findings: list) -> None:
@@ -121,11 +125,12 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
     others = LayerChecks(graph, every)
     judged_all = every or options is None or options.runs(GRAPH)  # every other layer, against OpenVINO's reading
     family: list[LayerResult] = []
+    readings.family = family
     kept: list[LayerResult] = []
     passed: dict[tuple, LayerResult] = {} if not every else None  # verdict_key -> an ok verdict, no findings
     checkers: dict = {}  # layer kind -> its check (``checker`` goes by the kind alone)
     layers = model.layers
-    for lid in ordered + cyclic:
+    for lid in chain(ordered, cyclic):
         layer = layers[lid]
         check = checkers.get(layer.kind, _UNSET)
         if check is _UNSET:
@@ -224,9 +229,7 @@ def _record(graph: Graph, readings: Readings, layer: Layer, verdict: LayerResult
     when it lies but for ``second``, its verdict in the blame reading that spares it."""
     out = layer.outputs[0] if layer.outputs else None
     if out is not None and verdict.expected_known:
-        graph.set_shape(out, verdict.expected)
-        if readings.alt is None and readings.alternative:
-            readings.recomputed.append((out, verdict.expected))
+        graph.set_shape(out, verdict.expected)  # and the blame reading's, once made, from readings.family
     lying = [out] if out is not None and second is None and verdict.status in _LIES else []
     spared = None if second is None else ({id(out): second.expected} if second.expected_known else {})
     verdict.causes = readings.record(layer, lying, spared, spared is not None and verdict.status is Status.INVALID)

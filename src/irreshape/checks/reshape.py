@@ -140,7 +140,9 @@ def verdict_key(layer: "Layer", graph: "Graph") -> tuple | None:
 def same_verdict(known: LayerResult, layer: "Layer") -> LayerResult:
     """The verdict of ``known`` (an ``ok`` one, without findings) for ``layer``, whose key is equal."""
     dims = layer.outputs[0].dims
-    return LayerResult(layer, known.status, None if dims is None else list(dims), known.expected, known.expected_known,
+    # equal keys hold the same dims tuple (the parser shares them): the declared dims are ``known``'s, one list
+    declared = known.declared if known.layer.outputs[0].dims is dims else None if dims is None else list(dims)
+    return LayerResult(layer, known.status, declared, known.expected, known.expected_known,
                        known.input_shape, known.pattern, known.pattern_origin, known.special_zero)
 
 

@@ -24,9 +24,16 @@ _JOINED_OPSET6 = ("ExperimentalDetectronDetectionOutput", "ExperimentalDetectron
                   "ExperimentalDetectronPriorGridGenerator", "ExperimentalDetectronROIFeatureExtractor",
                   "ExperimentalDetectronTopKROIs", "GRUCell", "RNNCell", "Proposal")
 _OPSET = re.compile(r"opset([0-9]+)")
-# opset number -> {type lower-cased: (type as OpenVINO names it, op version)}
-_LOWER = {n: {t.lower(): (t, v) for t, v in table.items()} for n, table in OPSETS.items()}
-_BUILT_IN = frozenset(t for table in _LOWER.values() for t in table)
+# opset number -> {type lower-cased: (type as OpenVINO names it, op version)}, made for an opset when first asked
+_LOWER: dict[int, dict[str, tuple[str, int]]] = {}
+_BUILT_IN = frozenset(t.lower() for table in OPSETS.values() for t in table)
+
+
+def _lower(n: int) -> "dict[str, tuple[str, int]] | None":
+    table = _LOWER.get(n)
+    if table is None and n in OPSETS:
+        table = _LOWER[n] = {t.lower(): (t, v) for t, v in OPSETS[n].items()}
+    return table
 # the op types of OpenVINO's opsets that an extension read_model is judged with registers under its own version
 _EXTENDED = {"extension": frozenset({"stringtensorpack", "stringtensorunpack"})}  # openvino_tokenizers
 
@@ -52,7 +59,7 @@ def resolve(type: str, version: str) -> "tuple[str, int] | str | None":
             return None
     if n == 1 and name in _FROM_OPSET2:
         n = 2
-    table = _LOWER.get(n)
+    table = _lower(n)
     if table is None:
         return f"Cannot create {type} layer from unsupported opset: {version}"
     found = table.get(name.lower())

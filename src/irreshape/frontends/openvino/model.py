@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
@@ -18,12 +19,11 @@ from ...core.findings import LayerRef, Problem
 
 @dataclass(slots=True)
 class Port:
-    id: str
     dims: tuple[int, ...] | None  # None when a <dim> could not be read
-    # (the port's line counted from its layer's, its ``precision`` as written or None): one tuple shared by the
-    # ports alike (readers share it), so that a port pays nothing for its precision
-    head: tuple[int, str | None]
-    lines: tuple[int, ...] | None = None  # the <dim> lines; None when they are the lines right after ``line``
+    # (the port's line counted from its layer's, its ``precision`` as written or None, its ``id``, the lines of its
+    # <dim>s or None when they are the lines right after the port's): one tuple shared by the ports alike (readers
+    # share it), so that a port is four slots (a model holds a great many) and pays nothing for what repeats
+    head: tuple[int, str | None, str, tuple[int, ...] | None]
     layer: "Layer | None" = field(default=None, compare=False, repr=False)  # the layer the port belongs to
     # an input port's producer, the output port of another layer, set by IRModel.link: the first edge into
     # the port counts
@@ -34,7 +34,16 @@ class Port:
     __hash__ = object.__hash__
 
     def __reduce__(self):  # a port travels (to --jobs' parent process) without its link into the graph
-        return Port, (self.id, self.dims, self.head, self.lines, self.layer)
+        return Port, (self.dims, self.head, self.layer)
+
+    @property
+    def id(self) -> str:
+        return self.head[2]
+
+    @property
+    def lines(self) -> tuple[int, ...] | None:
+        """The lines of the port's ``<dim>``s where they are not one per line right after the port's; else None."""
+        return self.head[3]
 
     @property
     def rel(self) -> int:
@@ -93,13 +102,13 @@ class Layer:
 
     def input(self, port_id: str) -> Port | None:
         for p in self.inputs:
-            if p.id == port_id:
+            if p.head[2] == port_id:
                 return p
         return None
 
     def output(self, port_id: str) -> Port | None:
         for p in self.outputs:
-            if p.id == port_id:
+            if p.head[2] == port_id:
                 return p
         return None
 
@@ -118,41 +127,66 @@ class Edge:
 
 class Edges(Sequence[Edge]):
     """A model's edges in file order, held as columns (a model may have hundreds of thousands): the four
-    ends of every edge in one flat list, the lines in an array. An :class:`Edge` is made when asked for."""
+    ends of every edge in one flat list, the lines as runs of consecutive ones (the serializer writes an edge a
+    line): the index of each run's first edge and its line. An :class:`Edge` is made when asked for."""
 
-    __slots__ = ("_ends", "_lines")
+    __slots__ = ("_ends", "_starts", "_firsts")
 
     def __init__(self, edges: Iterable[Edge] = ()) -> None:
         self._ends: list[str] = []
-        self._lines = array("q")
+        self._starts = array("q")  # the index of the first edge of each run
+        self._firsts = array("q")  # its line
         for e in edges:
             self.add(e.from_layer, e.from_port, e.to_layer, e.to_port, e.line)
 
     def add(self, from_layer: str, from_port: str, to_layer: str, to_port: str, line: int) -> None:
+        self._run(len(self._ends) // 4, line)
         self._ends += (from_layer, from_port, to_layer, to_port)
-        self._lines.append(line)
+
+    def _run(self, i: int, line: int) -> None:
+        """Edge ``i`` (the next one) is on ``line``: a new run unless that continues the last one."""
+        starts, firsts = self._starts, self._firsts
+        if not starts or firsts[-1] + (i - starts[-1]) != line:
+            starts.append(i)
+            firsts.append(line)
 
     def extend(self, ends: list[str], lines: Iterable[int]) -> None:
         """Add edges by their ends (four a edge, in order: from layer, from port, to layer, to port) and lines."""
+        i = len(self._ends) // 4
+        if isinstance(lines, range) and lines.step == 1:  # one run (the serializer's layout): its first line
+            if lines:
+                self._run(i, lines.start)
+        else:
+            for k, line in enumerate(lines, i):
+                self._run(k, line)
         self._ends += ends
-        self._lines.extend(lines)
 
     def append(self, edge: Edge) -> None:
         self.add(edge.from_layer, edge.from_port, edge.to_layer, edge.to_port, edge.line)
 
     def __len__(self) -> int:
-        return len(self._lines)
+        return len(self._ends) // 4
+
+    def _line(self, i: int) -> int:
+        k = bisect_right(self._starts, i) - 1
+        return self._firsts[k] + (i - self._starts[k])
 
     def __getitem__(self, i):  # type: ignore[override]
         if isinstance(i, slice):
             return [self[k] for k in range(*i.indices(len(self)))]
-        line = self._lines[i]  # IndexError, negative indexes: as a list's
-        k = 4 * (i % len(self._lines))
-        return Edge(*self._ends[k:k + 4], line)
+        n = len(self)
+        if not -n <= i < n:
+            raise IndexError("edge index out of range")
+        i %= n
+        k = 4 * i
+        return Edge(*self._ends[k:k + 4], self._line(i))
 
-    def from_layers(self) -> list[str]:
-        """The ``from-layer`` of each edge, in order."""
-        return self._ends[0::4]
+    def lines(self) -> Iterator[int]:
+        """The line of each edge, in order."""
+        starts, firsts, n = self._starts, self._firsts, len(self)
+        for k, (start, first) in enumerate(zip(starts, firsts)):
+            stop = starts[k + 1] if k + 1 < len(starts) else n
+            yield from range(first, first + stop - start)
 
     def ends(self) -> Iterator[tuple[str, str, str, str]]:
         """(from layer, from port, to layer, to port) of each edge, without making Edge objects."""
@@ -161,7 +195,7 @@ class Edges(Sequence[Edge]):
 
     def __iter__(self) -> Iterator[Edge]:
         it = iter(self._ends)
-        for (a, b, c, d), line in zip(zip(it, it, it, it), self._lines):
+        for (a, b, c, d), line in zip(zip(it, it, it, it), self.lines()):
             yield Edge(a, b, c, d, line)
 
     def __eq__(self, other: object) -> bool:
@@ -224,8 +258,9 @@ class IRModel:
     # bodies' models, holding only the layers that have one
     rt_info: dict[str, frozenset[str]] = field(default_factory=dict)
     _links: Links | None = None
-    # layer kind -> the edges out of each layer of that kind, in file order (made for a kind when asked)
-    _from: dict[str | None, dict[str, list[Edge]]] = field(default_factory=dict)
+    # layer kind -> the edges out of each layer of that kind, in file order (made for a kind when asked): three
+    # ends an edge (from port, to layer, to port) in one flat list per layer, no Edge made
+    _from: dict[str | None, dict[str, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def bin_path(self) -> str:
@@ -274,7 +309,7 @@ class IRModel:
                     ordered = False
                 outs = src.outputs
                 for p in outs if len(outs) <= 8 else _ports(outs, fp, index):  # a scan of a few, else an index
-                    if p.id == fp:
+                    if p.head[2] == fp:
                         out = p
                         break
                 else:
@@ -283,7 +318,7 @@ class IRModel:
             if len(ins) <= 8:  # a scan of a few (no list made: one edge, one port, as a rule), else an index
                 ports: "tuple[Port, ...] | list[Port]" = ins
                 for first in ins:
-                    if first.id == tp:
+                    if first.head[2] == tp:
                         break
                 else:
                     first = None
@@ -300,7 +335,7 @@ class IRModel:
                 broken.add((dst.id, tp))
             else:
                 for p in ports:  # every port of that id
-                    if p.id == tp:
+                    if p.head[2] == tp:
                         p.source = out
         links.ordered = ordered
         return links
@@ -351,24 +386,26 @@ class IRModel:
             wanted = {kind, *kinds} - self._from.keys() if kind is not None else {None}
             indexes = {k: self._from.setdefault(k, {}) for k in wanted}
             index = indexes[kind]
-            edges = self.edges
-            froms = edges.from_layers() if isinstance(edges, Edges) else [e.from_layer for e in edges]
             if kind is not None:
                 kind_of = {lid: la.kind for lid, la in layers.items() if la.kind in wanted}
-                for i, fl in enumerate(froms):
+                for fl, fp, tl, tp in _ends(self.edges):
                     k = kind_of.get(fl)
                     if k is not None:
-                        indexes[k].setdefault(fl, []).append(edges[i])
+                        indexes[k].setdefault(fl, []).extend((fp, tl, tp))
             else:  # the edges out of no layer
-                for i, fl in enumerate(froms):
+                for fl, fp, tl, tp in _ends(self.edges):
                     if fl not in layers:
-                        indexes[None].setdefault(fl, []).append(edges[i])
+                        indexes[None].setdefault(fl, []).extend((fp, tl, tp))
+            for found in indexes.values():  # tuples: a list's spare room, on thousands of layers, is not kept
+                for fl, ends in found.items():
+                    found[fl] = tuple(ends)  # type: ignore[assignment]
         out = []
-        for e in index.get(layer_id, ()):
-            if e.from_port != port_id:
+        ends = index.get(layer_id, ())
+        for i in range(0, len(ends), 3):
+            if ends[i] != port_id:
                 continue
-            dst = layers.get(e.to_layer)
-            port = dst.input(e.to_port) if dst else None
+            dst = layers.get(ends[i + 1])
+            port = dst.input(ends[i + 2]) if dst else None
             if dst and port:
                 out.append((dst, port))
         return out
@@ -381,7 +418,7 @@ def _ports(ports: tuple[Port, ...], pid: str, index: dict[int, dict[str, list[Po
     if by_id is None:
         by_id = index[id(ports)] = {}
         for p in ports:
-            by_id.setdefault(p.id, []).append(p)
+            by_id.setdefault(p.head[2], []).append(p)
     return by_id.get(pid, [])
 
 

@@ -192,9 +192,8 @@ class Reader:
                 lines = list(range(port_line + 1, n + 1))
             pid = p.get("id", "")
             shape = share(t := tuple(dims), t) if ok else None
-            head = (port_line - layer.line, p.get("precision"))
-            target.append(Port(share(pid, pid), shape, share(head, head),
-                               None if lines is None else tuple(lines), layer))
+            head = (port_line - layer.line, p.get("precision"), share(pid, pid), None if lines is None else tuple(lines))
+            target.append(Port(shape, share(head, head), layer))
         return tuple(target)
 
 

@@ -91,7 +91,8 @@ def _attrs(raw: bytes) -> dict[str, str]:
     return {k.decode(): _text(v1 or v2) for k, v1, v2 in _ATTR.findall(raw)}
 
 
-CHUNK = 1 << 20  # bytes read at a time: the scan holds about this much of the document, not all of it
+CHUNK = 1 << 18  # bytes read at a time: the scan holds about this much of the document, not all of it
+EDGE_REGION = 1 << 16  # bytes of <edge> lines matched at a time
 _PROLOG_MAX = 1 << 16  # an IR's <layers> starts within this many bytes
 FD_PATH = "/proc/self/fd/{}"  # a path naming an open file, with a file offset of its own (Linux)
 
@@ -192,8 +193,9 @@ class Scanner:
         self.reader = Reader(self.problems)
         self.share = self.reader.share
         self.data_dicts: dict[bytes, dict[str, str]] = {}
-        self.sections: dict[bytes, _Section] = {}
+        self.sections: dict[bytes, tuple[_Section, dict[int, tuple]]] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
+        self.layers: dict[str, Layer] = {}  # the layers read so far, by id (the first of an id)
 
     # -- the window ------------------------------------------------------------------------------
     def refill(self) -> bool:
@@ -255,6 +257,7 @@ class Scanner:
     def run(self):
         head = self._head()
         layers: dict[str, Layer] = {}
+        self.layers = layers  # the edges take their layers' ids from it
         duplicates: list[Layer] = []
         data, pos, line, at = self.data, 0, self.line, 0  # ``line`` is the line of offset ``at``
         match = _LAYER.match
@@ -299,6 +302,8 @@ class Scanner:
             raise _Whole
         self.line, self.at = line, at
         self._drop(start + 9)
+        # what only the layers needed goes before the edges are read: the model is then at its largest
+        self.data_dicts = self.sections = self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
         edges = self._edges()
         while self.refill() or self.data:  # the rest of the document, dropped just after a ">"
             self._drop(len(self.data) if self.eof else self.data.rfind(b">") + 1)
@@ -307,7 +312,7 @@ class Scanner:
         return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
-        if m.group(5) is not None and b"<attribute" in m.group(5):
+        if m.group(5) is not None and m.group(5).find(b"<attribute") >= 0:
             raise _OneLayer  # an <rt_info> the reader of a layer looks into
         raw = m.group(1)
         a = _LAYER_ATTRS.fullmatch(raw)
@@ -321,7 +326,8 @@ class Scanner:
             attrs = _attrs(raw)
             lid, name, typ, version = (attrs.get(k, "") for k in ("id", "name", "type", "version"))
         known = self.reader.kind(typ)
-        layer = Layer(share(lid, lid), name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
+        # the id is not put in ``share`` (tens of thousands of them): an edge takes it from its layer (_edge_region)
+        layer = Layer(lid, name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
         raw = m.group(2)
         if raw is not None:
             d = self.data_dicts.get(raw)
@@ -344,22 +350,33 @@ class Scanner:
             sec = m.group(group)
             if sec is None:
                 continue
-            key = _NAMES.sub(b"", sec) if b" names=" in sec else sec
-            ports = sections.get(key)
-            if ports is None:
-                ports = self._section(key)
+            # find, not `in`: bytes' `in` first tries its operand as an int, and pays for the TypeError's message
+            key = _NAMES.sub(b"", sec) if sec.find(b" names=") >= 0 else sec
+            known = sections.get(key)
+            if known is None:
+                known = self._section(key)
+            ports, made_at = known
             off = data.count(b"\n", start, m.start(group))  # the section's first line, from the layer's
-            made = tuple([Port(pid, dims, share(head := (off + rel, prec), head),
-                               None if dim_rel is None else tuple(line + off + rel + r for r in dim_rel), layer)
-                          for pid, dims, rel, dim_rel, prec in ports])
+            pairs = made_at.get(off)  # (dims, head) of each port, its section on line ``off`` of the layer
+            if pairs is None:
+                pairs = tuple([(dims, share(head := (off + rel, prec, pid, None if dim_rel is None else
+                                                     tuple(line + off + rel + r for r in dim_rel)), head))
+                               for pid, dims, rel, dim_rel, prec in ports])
+                if all(dim_rel is None for _, _, _, dim_rel, _ in ports):  # else the dims' lines are the layer's own
+                    made_at[off] = pairs
+            if len(pairs) == 1:
+                made = (Port(pairs[0][0], pairs[0][1], layer),)
+            else:
+                made = tuple([Port(dims, head, layer) for dims, head in pairs])
             if group == 3:
                 layer.inputs = made
             else:
                 layer.outputs = made
         return layer
 
-    def _section(self, sec: bytes) -> _Section:
-        """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once."""
+    def _section(self, sec: bytes) -> tuple[_Section, dict[int, tuple]]:
+        """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once; beside them, the
+        (dims, head) of each port by the section's line in its layer, filled as layers are read."""
         if _SECTION.fullmatch(sec) is None:
             raise _OneLayer
         share = self.share
@@ -381,7 +398,7 @@ class Scanner:
             body = p.group(2)
             dims, dim_rel = self._body(body) if body is not None else ((), None)
             ports.append((share(pid, pid), dims, rel, dim_rel, prec))
-        out = tuple(ports)
+        out = (tuple(ports), {})
         if len(self.sections) < 65536:
             self.sections[sec] = out
         return out
@@ -445,7 +462,12 @@ class Scanner:
             end = data.find(b"</edges>", pos)
             cut = end if end >= 0 else data.rfind(b"\n", pos)  # up to </edges>, or to the last line start
             if cut > pos:
-                line = self._edge_region(pos, cut, line, edges, end >= 0)
+                # regions of EDGE_REGION bytes or so: what a region makes before its edges are kept stays small
+                at = pos
+                while cut - at > EDGE_REGION and (mid := data.rfind(b"\n", at, at + EDGE_REGION)) > at:
+                    line = self._edge_region(at, mid, line, edges, False)
+                    at = mid
+                line = self._edge_region(at, cut, line, edges, end >= 0)
                 self.line, self.at = line, cut
                 self._drop(end + 8 if end >= 0 else cut)
                 if end >= 0:
@@ -457,14 +479,16 @@ class Scanner:
     def _edge_region(self, begin: int, end: int, line: int, edges: Edges, last: bool) -> int:
         """Append the edges between ``begin`` (a line start, or just after ``<edges>``) and ``end`` (a line
         start, or ``</edges>`` when ``last``); the line of ``end``."""
-        data, share = self.data, self.share
+        data, share, layer = self.data, self.share, self.layers.get
         found = _EDGE.findall(data, begin, end)
         newlines = data.count(b"\n", begin, end)
         # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
         if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
                 and (not last or not data[data.rfind(b"\n", begin, end):end].strip(b" \t\n"))):
-            # the four ends of every edge in order, decoded and shared, in one list: no call per edge
-            edges.extend([share(s, s) for s in map(bytes.decode, chain.from_iterable(found))],
+            # the four ends of every edge in order, decoded and shared (a layer's id from the layer, a port's from
+            # ``share``), in one list: no call per edge
+            edges.extend([la.id if (la := layer(s)) is not None else share(s, s)
+                          for s in map(bytes.decode, chain.from_iterable(found))],
                          range(line + 1, line + 1 + len(found)))
             return line + newlines
         at = begin
@@ -476,7 +500,7 @@ class Scanner:
                 raise _Whole
             attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
-            edges.add(share(a, a), share(b, b), share(c, c), share(d, d), line)
+            edges.add(*[la.id if (la := layer(s)) is not None else share(s, s) for s in (a, b, c, d)], line)
         return line + data.count(b"\n", at, end)
 
 

@@ -642,6 +642,23 @@ def _sliced_value(dim: int, start: int, stop: int, step: int) -> int:
     return n
 
 
+def slice_axes(node: Node, port: int, start_s: Shape | None, start: object, rank: int | None,
+               op: str) -> dict[int, int] | None:
+    """Slice's and SliceScatter's axes (input ``port``, where given): each sliced axis -> the index of its start,
+    stop and step values; the first axes in order without an axes input; None where the values are not known."""
+    if len(node.inputs) > port:
+        if not shapes_compatible(node.input(port), start_s):
+            raise ShapeError(f"{op} `axes` input must have compatible shape with `start`, `stop`, `step` inputs.")
+        axes = node.const(port)
+        if axes is None or rank is None:
+            return None
+        axes = [normalize_axis(a, rank) for a in axes]
+        if len(set(axes)) != len(axes):
+            raise ShapeError(f"{op} values in `axes` input must be unique.")
+        return {a: i for i, a in enumerate(axes)}
+    return None if start is None else {i: i for i in range(len(start))}  # type: ignore[arg-type]
+
+
 def slice_dim(d: Dim, start: tuple[int, int], stop: tuple[int, int], step: int) -> Dim:
     """``slice::make_dim``: the sliced dim from the bounds of start and stop."""
     top = length(d.hi)
@@ -688,18 +705,7 @@ def _slice(node: Node) -> list[Shape]:
     if not (shapes_compatible(start_s, stop_s) and shapes_compatible(start_s, step_s) and shapes_compatible(stop_s, step_s)):
         raise ShapeError("Slice `start`, `stop`, `step` inputs must have compatible shapes.")
     start, stop, steps = node.bounds(1), node.bounds(2), node.const(3)
-    axes_map: dict[int, int] | None = None
-    if len(node.inputs) > 4:
-        if not shapes_compatible(node.input(4), start_s):
-            raise ShapeError("Slice `axes` input must have compatible shape with `start`, `stop`, `step` inputs.")
-        axes = node.const(4)
-        if axes is not None:
-            axes = [normalize_axis(a, len(data)) for a in axes]
-            if len(set(axes)) != len(axes):
-                raise ShapeError("Slice values in `axes` input must be unique.")
-            axes_map = {a: i for i, a in enumerate(axes)}
-    elif start is not None:
-        axes_map = {i: i for i in range(len(start))}
+    axes_map = slice_axes(node, 4, start_s, start, len(data), "Slice")
     if axes_map and None not in (start, stop, steps) and \
             max(axes_map.values()) >= min(len(start), len(stop), len(steps)):  # type: ignore[arg-type]
         # values fewer than their shapes say (a Const's declared dims taken in the blame reading): no reading

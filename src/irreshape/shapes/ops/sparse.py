@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from ...core import etypes as E
 from ...core.dims import Dim, Shape, format_shape
-from ..dimops import add, merge_into, normalize_axis, rank_is, shapes_compatible
+from ..dimops import add, merge_into, rank_is, shapes_compatible
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
 from ..typerule import IS_INDEX, INTEGRAL, STRICT, check_types, data_type_with, equal_types, in_type, merged_type
-from .movement import slice_dim
+from .movement import slice_axes, slice_dim
 
 
 def _table(node: Node, first: Dim) -> Shape:
@@ -286,19 +286,7 @@ def _slice_scatter(node: Node) -> list[Shape]:
             raise Undecided("fewer step values than their shape says")
         if 0 in steps[:step_s[0].lo]:
             raise ShapeError("SliceScatter step values must be non-zero.")
-    axes_map: dict[int, int] | None = None
-    if len(node.inputs) > 5:
-        if not shapes_compatible(node.input(5), start_s):
-            raise ShapeError("SliceScatter `axes` input must have compatible shape with `start`, `stop`, `step` "
-                             "inputs.")
-        axes = node.const(5)
-        if axes is not None and data is not None:
-            axes = [normalize_axis(a, len(data)) for a in axes]
-            if len(set(axes)) != len(axes):
-                raise ShapeError("SliceScatter values in `axes` input must be unique.")
-            axes_map = {a: i for i, a in enumerate(axes)}
-    elif start is not None:
-        axes_map = {i: i for i in range(len(start))}
+    axes_map = slice_axes(node, 5, start_s, start, None if data is None else len(data), "SliceScatter")
     if out is None:
         return [None]
     if axes_map and (max(axes_map) >= len(out) or (None not in (start, stop, steps) and max(axes_map.values()) >= min(

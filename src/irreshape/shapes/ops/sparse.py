@@ -34,6 +34,16 @@ def _sum_only(node: Node, with_weights: int) -> None:
         raise ShapeError("Per sample weights can only be used in Reduction::SUM mode.")
 
 
+
+def _per_sample_weights(node: Node, port: int, indices: Shape | None) -> None:
+    """The per-sample weights (input ``port``, the last, where given): 1-D, of the indices' shape."""
+    if len(node.inputs) == port + 1:
+        weights = node.input(port)
+        if not rank_is(weights, 1):
+            raise ShapeError("PER_SAMPLE_WEIGHTS must be 1D.")
+        if not shapes_compatible(indices, weights):
+            raise ShapeError("INDICES and PER_SAMPLE_WEIGHTS shape must be same.")
+
 @shape_infer("EmbeddingBagOffsetsSum", versions=(3,))
 @shape_infer("EmbeddingBagOffsets", versions=(15,))
 def _bag_offsets(node: Node) -> list[Shape]:
@@ -46,12 +56,7 @@ def _bag_offsets(node: Node) -> list[Shape]:
         raise ShapeError("OFFSETS must be 1D.")
     if len(node.inputs) >= 4 and not rank_is(node.input(3), 0):
         raise ShapeError("DEFAULT_INDEX must be a scalar.")
-    if len(node.inputs) == 5:
-        weights = node.input(4)
-        if not rank_is(weights, 1):
-            raise ShapeError("PER_SAMPLE_WEIGHTS must be 1D.")
-        if not shapes_compatible(indices, weights):
-            raise ShapeError("INDICES and PER_SAMPLE_WEIGHTS shape must be same.")
+    _per_sample_weights(node, 4, indices)
     _sum_only(node, 5)
     return [_table(node, Dim.dynamic() if offsets is None else offsets[0])]
 
@@ -91,12 +96,7 @@ def _segments_sum(node: Node) -> list[Shape]:
         raise ShapeError("NUM_SEGMENTS must be a scalar.")
     if len(node.inputs) >= 5 and not shapes_compatible(node.input(4), []):
         raise ShapeError("DEFAULT_INDEX must be a scalar.")
-    if len(node.inputs) == 6:
-        weights = node.input(5)
-        if not rank_is(weights, 1):
-            raise ShapeError("PER_SAMPLE_WEIGHTS must be 1D.")
-        if not shapes_compatible(indices, weights):
-            raise ShapeError("INDICES and PER_SAMPLE_WEIGHTS shape must be same.")
+    _per_sample_weights(node, 5, indices)
     table = node.input(0)
     if table is None:
         return [None]

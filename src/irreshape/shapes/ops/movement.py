@@ -62,12 +62,16 @@ def _concat(node: Node) -> list[Shape]:
     out: Shape = None
     total = Dim.of(0)
     norm = 0
+    last: Shape = None
     for s in node.inputs:
         if s is None:
             total = add(total, Dim.dynamic())
             continue
         norm = normalize_axis(axis, len(s))
         total = add(total, at(s, norm))
+        if s is last:  # the same shape again (a wide Concat's inputs share theirs): merging it changes nothing
+            continue
+        last = s
         copy = list(s)
         copy[norm] = Dim.dynamic()
         ok, out = merge_into(out, copy)

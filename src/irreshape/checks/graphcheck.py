@@ -7,16 +7,14 @@ from itertools import chain
 
 from ..core.dims import Dim, Shape
 from ..core.findings import ERROR, GRAPH
-from ..core.order import topological
 from ..core.results import FileResult, LayerResult, Options, PortResult, Status
 from ..frontends.openvino.model import IRModel, Layer, Port
-from ..rules import structure as S
 from ..rules.reshape import INVALID_PATTERN
 from . import failed
 from .graph import Graph, order
 from .layers import LayerChecks, check_precisions, expected_type
 from .pinned import pinned_dims
-from .reshape import KINDS, checker, same_verdict, verdict_key
+from .reshape import checker, same_verdict, verdict_key
 from .structure import check_graph, graph_cycles
 from .variables import check_variables
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from ..core.findings import Finding
 from ..core.order import cycles
-from ..frontends.openvino.model import IRModel, Layer
+from ..frontends.openvino.model import IRModel
 from ..rules.structure import CYCLE, DANGLING_EDGE, DUPLICATE_ID, UNCONNECTED
 
 

@@ -102,20 +102,13 @@ def _made(model: IRModel) -> set[str]:
     """The ids of the layers the IR reader makes: those a Result or an Assign depends on, itself included (it walks
     the graph from the layers of those types, as written, and makes nothing else but the Parameters)."""
     ends = [layer for layer in model.layers.values() if layer.type in ("Result", "Assign")]
-    seen = {layer.id for layer in ends}
-    todo = list(ends)
-    while todo:
-        for p in todo.pop().inputs:
-            if p.source is not None and (lay := p.source.layer).id not in seen:
-                seen.add(lay.id)
-                todo.append(lay)
-    return seen
+    return {layer.id for layer in ends} | _upstream(*ends)
 
 
-def _upstream(layer: Layer) -> set[str]:
-    """The ids of the layers ``layer`` depends on."""
+def _upstream(*layers: Layer) -> set[str]:
+    """The ids of the layers ``layers`` depend on."""
     seen: set[str] = set()
-    todo = [p.source.layer for p in layer.inputs if p.source is not None]
+    todo = [p.source.layer for layer in layers for p in layer.inputs if p.source is not None]
     while todo:
         lay = todo.pop()
         if lay.id in seen:

@@ -294,7 +294,7 @@ def _detection_output_v8(node: Node) -> list[Shape]:
 
 @type_infer("DetectionOutput")
 def _detection_output_types(node: Node) -> list[str | None]:
-    box, cls = in_type(node, 0), in_type(node, 1)
+    box = in_type(node, 0)
     check_types(node, (0, REAL, "Box logits' data type must be floating point. Got {}", STRICT))
     equal_types(node, (0, 1), "Class predictions' data type must be the same as box logits type ({}). Got {}")
     check_types(node, (2, REAL, "Proposals' data type must be floating point. Got {}", STRICT))

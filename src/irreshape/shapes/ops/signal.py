@@ -10,11 +10,10 @@ Each follows the OpenVINO 2026.4.1 shape-inference unit named in its docstring
 
 from __future__ import annotations
 
-from ...core import etypes as E
 from ...core.dims import Dim, Shape
 from ..dimops import add, floor_div, length, normalize_axis, sub
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import IS_INDEX, REAL, check_types, data_type_with, in_type, merged_type
+from ..typerule import IS_INDEX, REAL, check_types, data_type_with, merged_type
 
 
 def _static(shape: Shape) -> bool:

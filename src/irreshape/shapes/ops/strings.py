@@ -156,7 +156,6 @@ def _regex_normalization(node: Node) -> list[Shape]:
 
 @shape_infer("CharsMapNormalization")
 def _chars_map_normalization(node: Node) -> list[Shape]:
-    n = len(node.inputs)
     spec = node.attr("normalization_form", "") == ""
     skips = _need(node, 4, 5) == 5 if spec else _need(node, 3, 4) == 4
     out = _string(node.input(0))

@@ -15,9 +15,9 @@ from ..rules.layers import UNPROVEN
 from ..rules.weights import WHOLE_FILE
 from ..rules.reshape import (CONSUMER_MISMATCH, DYNAMIC_DECLARED, INPUT_MISMATCH, INVALID_PATTERN, LITERAL_ZERO,
                              OUTPUT_MISMATCH, PATTERN_PORT, RANK_MISMATCH, SPECIAL_ZERO, UNVERIFIED, VOLUME_MISMATCH)
-from ..shapes.node import UNREADABLE
 from ..shapes.onednn import onednn_reshape
 from ..shapes.reshape import ReshapeError, reshape_v1
+from ..shapes.values import RAW_REFUSED
 from .runtime import cpu_findings
 from .values import Unknown
 
@@ -190,7 +190,7 @@ def _pattern(c: _Check) -> list[Bound]:
             c.find(INVALID_PATTERN, f"the pattern Const {src[0].name!r} is {et}: PartialShape pattern must be an "
                    "integral number.")
             raise c.stop(Status.INVALID)
-        if et in UNREADABLE:  # values shape inference cannot read
+        if et in RAW_REFUSED:  # values shape inference cannot read
             c.find(INVALID_PATTERN, f"the pattern Const {src[0].name!r} is {et}: Element not supported")
             raise c.stop(Status.INVALID)
     given = graph.input_shape(shape_port)  # its rank is checked whether or not its values can be had

@@ -60,10 +60,6 @@ def size_dim(v: int) -> Dim:
     if n < -1:
         raise Undecided(f"a dimension of {v} (int64 {n})")
     return Dim.of(n)
-# the Const types whose values shape inference cannot read (``get_raw_data_as``: "Element not supported"; u4, i4 and
-# nf4 it reads), measured on Transpose, Reshape, Unsqueeze and Range (a string Const, where its bytes are no packed
-# strings, is refused even before): where irreshape has no value for such a Const, its consumer is refused
-UNREADABLE = RAW_REFUSED
 
 
 def _is_str(v: object) -> bool:
@@ -249,7 +245,7 @@ class Node:
         if v is Undecided or isinstance(v, Undecided):
             src = self.source(i)
             if not cast and src is not None and src[0] == "const" and \
-                    (src[1].get("element_type") or "").lower() in UNREADABLE:
+                    (src[1].get("element_type") or "").lower() in RAW_REFUSED:
                 raise ShapeError("Element not supported")
             raise Undecided(str(v) if isinstance(v, Undecided) else f"the value of input {i} is unknown")
         return v  # type: ignore[return-value]

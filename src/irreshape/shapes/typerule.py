@@ -39,9 +39,7 @@ def same_type(node: Node) -> str | None:
 
 def check_integral(node: Node, i: int, message: str) -> None:
     """Input ``i`` must be an integral number (dynamic passes); ``message`` formatted with its type."""
-    t = in_type(node, i)
-    if t is not None and not E.is_integral_number(t):
-        raise ShapeError(message.format(t))
+    check_types(node, (i, INTEGRAL, message))
 
 
 def attr_type(node: Node, name: str, default: str) -> str:
@@ -121,7 +119,5 @@ def merge_rule(ports: tuple[int, ...], message: str, out: int = 1) -> Callable[[
 
 
 def known_type_one_of(node: Node, i: int, allowed: tuple[str, ...], message: str) -> None:
-    """Input ``i``, where present and known, must be one of ``allowed``."""
-    t = in_type(node, i)
-    if t is not None and i < len(node.types):
-        type_one_of(t, allowed, message)
+    """Input ``i``, where present and known, must be one of ``allowed`` (the dynamic type is refused too)."""
+    check_types(node, (i, allowed.__contains__, message, STRICT))

@@ -224,7 +224,6 @@ def unpack(et: str, raw: bytes, count: int) -> list[int] | None:
     return None
 
 
-
 def read_const(layer: Layer, weights: Weights) -> tuple[str, tuple[int, ...], list[float] | None, list[float] | None]:
     """Element type, shape and the values of a Const, read the way OpenVINO reads them: integers, and
     f16/f32/f64 values (up to MAX_FLOATS of them); for the types of :data:`etypes.RAW_READ`, the values the element iterator

@@ -38,8 +38,9 @@ from ...core.dims import INF, Dim, Shape, format_shape
 from ..dimops import (broadcast_merge, broadcast_merge_into, compatible, div, length, merge, merge_checked,
                       one_element, rank_is, shapes_compatible)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import (INTEGRAL, IS_INDEX, REAL, STRICT, attr_type, check_integral, check_types, data_type_with,
-                        equal_types, in_type, known_type_one_of, merge_rule, merged_types)
+from ..typerule import (INDEX_TYPES, INTEGRAL, IS_INDEX, REAL, STRICT, attr_type, check_integral, check_types,
+                        data_type_with, equal_types, in_type, known_type_one_of, merge_rule, merged_types,
+                        type_one_of)
 from ..values import wrap
 
 _DYN = Dim.dynamic()
@@ -601,10 +602,7 @@ _NMS_FLOATS = ("f32", "f16", "bf16")
 def _index_type(node: Node, name: str, message: str) -> str:
     """An element type attribute (``output_type``, ``roi_num_type``; i64 where the IR has none) as OpenVINO parses
     it, which must be i32 or i64 (else ``message``)."""
-    out = attr_type(node, name, "i64")
-    if out not in ("i32", "i64"):
-        raise ShapeError(message)
-    return out
+    return type_one_of(attr_type(node, name, "i64"), INDEX_TYPES, message)
 
 
 @type_infer("MulticlassNms", versions=(8, 9))

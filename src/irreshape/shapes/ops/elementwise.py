@@ -191,13 +191,9 @@ def _unary_arithmetic_types(node: Node) -> list[str | None]:
     return [t]
 
 
-def _real_only(message: str):
-    def rule(node: Node) -> list[str | None]:
-        t = in_type(node, 0)
-        if t is not None and t != E.DYNAMIC and not E.is_real(t):
-            raise ShapeError(message.format(t))
-        return [t]
-    return rule
+def _real_only(message: str) -> Callable[[Node], list[str | None]]:
+    """The rule of a one-input op on real types (the dynamic type passes): its input's type."""
+    return data_type_with((0, REAL, message))
 
 
 type_infer("SoftSign")(_real_only("Input element type must be float, instead got: {}"))

@@ -26,7 +26,7 @@ from ...core.dims import Dim, Shape, format_shape
 from ..dimops import (add, at, broadcast_merge, broadcast_merge_into, ceil_div, compatible, dilated, div, floor_div,
                       merge_checked, padded, rank_is, sub)
 from ..node import Node, ShapeError, Undecided, shape_infer, type_infer
-from ..typerule import (NUMERIC, check_integral, check_types, data_type_with, in_type, merged_type, merged_types,
+from ..typerule import (IS_INDEX, NUMERIC, check_integral, check_types, data_type_with, in_type, merged_type, merged_types,
                         same_type)
 from ..values import INT_RANGES, wrap
 
@@ -524,9 +524,7 @@ def _grouped_matmul_types(node: Node) -> list[str | None]:
     (a third input) i32, i64 or dynamic."""
     out = merged_type(node, 0, 1, "Arguments do not have the same element type (mat_a element type: {}, mat_b "
                                   "element type: {}).")
-    offsets = in_type(node, 2)
-    if len(node.types) == 3 and offsets not in (None, E.DYNAMIC, "i32", "i64"):
-        raise ShapeError(f"Offsets element type must be i32 or i64. Got: {offsets}")
+    check_types(node, (2, IS_INDEX, "Offsets element type must be i32 or i64. Got: {}"))
     return [out]
 
 

@@ -13,7 +13,7 @@ from irreshape.checks import check_file
 from irreshape.checks.graph import Graph
 from irreshape.core.results import Options
 from irreshape.frontends.openvino import parse
-from irtools.corrupt import corrupt_declared_dim, corrupt_input_port_dims
+from irtools.corrupt import corrupt_with_consumers
 
 ROOT = Path(__file__).resolve().parents[2]
 MODELS = sorted((ROOT / "tests" / "data" / "models").glob("*.xml"))
@@ -54,11 +54,7 @@ def test_a_lie_in_any_layer_is_an_error_on_that_layer_alone(tmp_path, with_consu
     assert len(FAULTS) >= 30 and len({f[2] for f in FAULTS}) >= 10
     bad = []
     for xml, lid, typ, port_id, i, value, consumers in FAULTS:
-        data = corrupt_declared_dim(xml.read_bytes(), lid, i, value, port_id)
-        if with_consumers:
-            for cid, cport, dims in consumers:
-                dims[i] = value
-                data = corrupt_input_port_dims(data, cid, cport, dims)
+        data = corrupt_with_consumers(xml.read_bytes(), lid, i, value, port_id, consumers if with_consumers else [])
         path = tmp_path / xml.name
         path.write_bytes(data)
         shutil.copy(xml.with_suffix(".bin"), path.with_suffix(".bin"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from irtools.agreement import ports, table
-from irtools.corrupt import corrupt_declared_dim, corrupt_input_port_dims
+from irtools.corrupt import corrupt_declared_dim, corrupt_with_consumers
 
 from irreshape.checks import check_file
 from irreshape.checks.graph import Graph
@@ -98,12 +98,7 @@ def test_a_lie_in_any_declared_dim_is_an_error_on_its_layer(tmp_path, with_consu
     assert {"ReadValue", "Assign", "ScaledDotProductAttention", "RaggedToDense", "CombineSegments", "FakeConvert"} <= types
     bad = []
     for path, lid, typ, port_id, i, value, consumers, severity in FAULTS:
-        data = corrupt_declared_dim(path.read_bytes(), lid, i, value, port_id)
-        if with_consumers:
-            for cid, cport, dims in consumers:
-                dims = list(dims)
-                dims[i] = value
-                data = corrupt_input_port_dims(data, cid, cport, dims)
+        data = corrupt_with_consumers(path.read_bytes(), lid, i, value, port_id, consumers if with_consumers else [])
         target = tmp_path / path.name
         target.write_bytes(data)
         shutil.copy(path.with_suffix(".bin"), target.with_suffix(".bin"))

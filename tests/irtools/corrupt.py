@@ -17,6 +17,7 @@ Functions:
   .bin; a Const layer shared with other consumers is cloned first). Returns ``(xml, bin)``.
 * :func:`flip_special_zero`        - ``true`` <-> ``false`` (spelling/case preserved; missing -> ``"true"``).
 * :func:`corrupt_input_port_dims`  - replace all dims of an input port.
+* :func:`corrupt_with_consumers`   - one output ``<dim>``, and the consumers' input ports repeating it.
 * :func:`set_port_dims`            - the general form (any port).
 * :func:`iter_single_faults`       - every fault above for every Reshape layer.
 * :func:`reshape_layer_ids`, :func:`port_dims`, :func:`pattern_const_values` - small inspection helpers.
@@ -37,6 +38,7 @@ __all__ = [
     "corrupt_shape_const",
     "flip_special_zero",
     "corrupt_input_port_dims",
+    "corrupt_with_consumers",
     "set_port_dims",
     "iter_single_faults",
     "reshape_layer_ids",
@@ -345,6 +347,18 @@ def corrupt_rank(xml: bytes | str, layer_id, add_or_remove: str | int, *, value:
 def corrupt_input_port_dims(xml: bytes | str, layer_id, port_id, dims: list[int]) -> bytes:
     """Replace the declared dims of input port ``port_id`` of a layer with ``dims``."""
     return set_port_dims(xml, layer_id, port_id, dims, section="input")
+
+
+def corrupt_with_consumers(xml: bytes | str, layer_id, dim_index: int, new_value: int, port_id,
+                           consumers: list[tuple[str, str, list[int]]]) -> bytes:
+    """:func:`corrupt_declared_dim`, and the same dim of each consumer's input port (``consumers``: layer id, port
+    id, the port's dims) changed to match: a lie its neighbours repeat."""
+    data = corrupt_declared_dim(xml, layer_id, dim_index, new_value, port_id)
+    for cid, cport, dims in consumers:
+        dims = list(dims)
+        dims[dim_index] = new_value
+        data = corrupt_input_port_dims(data, cid, cport, dims)
+    return data
 
 
 def flip_special_zero(xml: bytes | str, layer_id) -> bytes:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -53,7 +54,10 @@ def run_action(workspace: Path, **given: str) -> tuple[subprocess.CompletedProce
     bindir = workspace.parent / "bin"
     bindir.mkdir(exist_ok=True)
     (bindir / "python").unlink(missing_ok=True)
-    (bindir / "python").symlink_to(sys.executable)
+    # a script, not a symlink: an interpreter started through a link elsewhere does not find its venv's
+    # pyvenv.cfg, and would run without the venv's site-packages (lxml, click)
+    (bindir / "python").write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} "$@"\n')
+    (bindir / "python").chmod(0o755)
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     env.update(GITHUB_ACTIONS="true", PATH=f"{bindir}{os.pathsep}{env['PATH']}", PYTHONPATH=str(ROOT / "src"))
     steps = ACTION["runs"]["steps"]

@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import shutil
+import site
 import struct
 import subprocess
 import sys
@@ -141,10 +142,12 @@ def test_the_readmes_first_snippet_runs_as_pasted(tmp_path, git_env):
 
     Changed, only to stay off the network: the dependency ``irreshape`` (a PyPI name) becomes this
     checkout (a copy of its pyproject.toml, README and src/, so that the build leaves the worktree alone),
-    and pip is told to use what is already here instead of downloading: the virtualenv sees this
-    interpreter's site-packages (lxml, click, numpy, rich), builds without isolation with the setuptools
+    and pip is told to use what is already here instead of downloading: the hook's virtualenv sees the
+    site-packages of the interpreter running the tests (lxml, click, numpy, rich) after its own, through a
+    ``sitecustomize`` on ``PYTHONPATH`` (the virtualenv's own ``system-site-packages`` would be the *base*
+    interpreter's, which a venv's base need not have), builds without isolation with the setuptools
     virtualenv bundles, and has no index (``PIP_NO_INDEX``: a download would fail the test, not go out).
-    ``PYTHONPATH`` is dropped, so the hook runs the irreshape pip installed in the hook's environment.
+    The hook's own site-packages come first, so the hook runs the irreshape pip installed there.
     """
     checkout = tmp_path / "checkout"
     checkout.mkdir()
@@ -157,8 +160,12 @@ def test_the_readmes_first_snippet_runs_as_pasted(tmp_path, git_env):
 
     repo = tmp_path / "repo"
     repo.mkdir()
-    env = {k: v for k, v in git_env.items() if k != "PYTHONPATH"}
-    env.update(VIRTUALENV_SYSTEM_SITE_PACKAGES="1", VIRTUALENV_SETUPTOOLS="bundle", PIP_NO_INDEX="1",
+    ours = tmp_path / "ours"
+    ours.mkdir()
+    here = [p for p in site.getsitepackages() + [site.getusersitepackages()] if os.path.isdir(p)]
+    (ours / "sitecustomize.py").write_text(f"import site\nfor p in {here!r}:\n    site.addsitedir(p)\n")
+    env = dict(git_env, PYTHONPATH=str(ours))
+    env.update(VIRTUALENV_SETUPTOOLS="bundle", PIP_NO_INDEX="1",
                PIP_NO_BUILD_ISOLATION="0")  # pip reads "0" here as: build without isolation
 
     def run(*cmd: str) -> subprocess.CompletedProcess:

@@ -113,3 +113,14 @@ def test_v11_inputs_and_outputs_are_not_converted(tmp_path):
     xml.write_text(_v10("f16", "FP32", "FP16").replace('version="10"', 'version="11"'))
     assert ov.Core().read_model(str(xml)).inputs[0].get_element_type().get_type_name() == "f16"
     assert [(f.code, f.layer.id) for f in check_file(str(xml)).findings] == [("IR307", "0")]
+
+
+def test_explain_tells_a_converted_output_from_a_lie(tmp_path):
+    """`explain` on an IR v10 output declaring what read_model converts it to: no "(differs)"; on a lie: one."""
+    from irreshape.explain import explain
+
+    xml = tmp_path / "m.xml"
+    xml.write_text(_v10("f16", "FP16", "FP32"))
+    assert not [s for s in explain(str(xml), "y") if "(differs)" in str(s)]
+    xml.write_text(_v10("f16", "FP16", "I8"))
+    assert [s for s in explain(str(xml), "y") if "(differs)" in str(s)]

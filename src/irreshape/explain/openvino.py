@@ -71,7 +71,7 @@ def _types_text(out) -> str:
         return said + " (differs)"
     if None not in (out.declared_type, out.expected_type) and \
             etypes.from_precision(out.declared_type) != etypes.from_precision(out.expected_type):
-        return said + " (the type read_model converts an IR v10 model's input or output to)"
+        return said + f" (read_model converts this IR v10 input or output to {out.declared_type}: no lie)"
     return said
 
 

@@ -30,9 +30,12 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--sources", default="models,today,wild", help="comma-separated: models, today, wild")
     ap.add_argument("--max-mb", type=float, default=20, help="skip XML files larger than this (default 20)")
+    ap.add_argument("--brief", action="store_true",
+                    help="the test's spellings (tests/checks/test_precision_sweep.py) instead of all of them")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every edit's verdict")
     args = ap.parse_args()
     rng = random.Random(args.seed)
+    spellings = precisionsweep.BRIEF if args.brief else precisionsweep.SPELLINGS + precisionsweep.REFUSED
     counts: Counter = Counter()
     misses = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -46,7 +49,8 @@ def main() -> int:
                     counts["sources refused"] += 1
                     continue
                 counts["sources"] += 1
-                for edit in precisionsweep.edits(source, rng, args.ports):
+                before = sum(counts[k] for k in ("lie", "refused", "no lie"))
+                for edit in precisionsweep.edits(source, rng, args.ports, spellings):
                     v = precisionsweep.judge(edit, folder)
                     kind = "refused" if v.refused else "lie" if v.lie else "no lie"
                     counts[kind] += 1
@@ -56,6 +60,8 @@ def main() -> int:
                         print(f"MISS {edit} [{kind}]: {v.why}", flush=True)
                     elif args.verbose:
                         print(f"ok   {edit} [{kind}]", flush=True)
+                n = sum(counts[k] for k in ("lie", "refused", "no lie")) - before
+                print(f"{path.name}: {n} edits, {len(misses)} misses so far", flush=True)
     for kind in ("lie", "refused", "no lie"):
         print(f"{kind}: {counts[f'{kind} ok']}/{counts[kind]} as read_model says")
     print(f"{counts['sources']} files ({counts['sources refused']} refused as they are), {len(misses)} misses")

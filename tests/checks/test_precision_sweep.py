@@ -24,11 +24,6 @@ FILES = [MODELS / n for n in ("pt_reshape_half.xml", "pt_view_last.xml", "pt_sta
 WILD_V10 = ROOT.parent / "shared" / "wild-ir" / "ET-Technologies__Computer-Pointer-Controller__head-pose-estimation-adas-0001_FP16.xml"
 
 
-# the brief's spellings, the lowercase names, two aliases and three read_model refuses (the script takes them all)
-SPELLINGS = ("BOOL", "boolean", "U1", "bin", "I4", "U8", "I8", "FP16", "BF16", "FP32", "f32", "FP64", "I32", "i64",
-             "I64", "U64", "STRING", "UNSPECIFIED", "bool", "fp32", "")
-
-
 def _sources():
     return FILES + ([WILD_V10] if WILD_V10.exists() else [])
 
@@ -40,7 +35,7 @@ def test_every_precision_lie_is_found_on_its_layer(path, tmp_path):
     source = precisionsweep.Source.read(path)
     assert source is not None
     rng = random.Random(path.name)
-    verdicts = [precisionsweep.judge(e, tmp_path) for e in precisionsweep.edits(source, rng, 2, SPELLINGS)]
+    verdicts = [precisionsweep.judge(e, tmp_path) for e in precisionsweep.edits(source, rng, 2, precisionsweep.BRIEF)]
     assert sum(v.lie and not v.refused for v in verdicts) > 5
     assert [f"{v.edit}: {v.why}" for v in verdicts if not v.ok] == []
 

@@ -44,6 +44,9 @@ SPELLINGS = tuple(dict.fromkeys([s for t, row in TYPES.items() for s in (row.pre
                                 + ["U1", "bin", "undefined"]))
 REFUSED = ("bool", "fp32", "F32", "Fp16", "int64", "")
 MODES = ("output", "input", "edge")
+# the spellings, the lowercase names, two aliases and three read_model refuses
+BRIEF = ("BOOL", "boolean", "U1", "bin", "I4", "U8", "I8", "FP16", "BF16", "FP32", "f32", "FP64", "I32", "i64", "I64",
+         "U64", "STRING", "UNSPECIFIED", "bool", "fp32", "")
 
 
 @dataclass
@@ -129,11 +132,10 @@ def edits(source: Source, rng: random.Random, ports: int, spellings=SPELLINGS + 
             if p.precision is not None and (layer.id, p.id) in source.own]
     ins = [(layer, p) for layer in model.layers.values() for p in layer.inputs
            if p.precision is not None and p.source is not None and (p.source.layer.id, p.source.id) in source.own]
-    for _ in range(ports):
+    modes = [m for m in modes if (ins if m == "input" else outs)]  # old IR: input ports without a precision
+    for _ in range(ports if modes else 0):
         mode = rng.choice(modes)
         pool = ins if mode == "input" else outs
-        if not pool:
-            continue
         layer, port = rng.choice(pool)
         lines = [port.line]
         if mode == "edge":

@@ -290,9 +290,6 @@ class Graph:
                     lies.append((layer, p))
             if not outs:
                 continue
-            # an output port's precision no type's spelling: read_model refuses the layer, before anything else
-            # ("Unsupported element type", measured on 2026.4.1; an input port's precision is not read)
-            spelt = next((text for p in outs if (text := p.head[1]) is not None and parse(text) is None), None)
             if kind == "parameter" and lid in given:
                 out = [given[lid]]
             elif kind == "const" or kind == "parameter":
@@ -332,20 +329,30 @@ class Graph:
                     out, why = known
                     if why is not None:
                         errors[id(layer)] = why
-            if spelt is not None:
-                errors[id(layer)] = f"Unsupported element type: {spelt}"
+            # an output port's precision no type's spelling: read_model refuses the layer before anything else
+            # ("Unsupported element type", measured on 2026.4.1; an input port's precision is not read), and that
+            # refusal is the port's one finding; looked for only where the precision is not the type
+            misspelt = None
             if out is None:
                 untyped.update(outs)
-                continue
-            n = len(out)
-            for i, port in enumerate(outs):
-                t = out[i] if i < n else None
-                if t is None:
-                    untyped.add(port)
-                elif t != (declared := parse(port.head[1])):  # type: ignore[arg-type]
-                    types[port] = t
-                    if declared is not None or spelt is None:  # a spelling read_model refuses: that refusal alone
-                        retyped.append(port)
+                misspelt = next((text for p in outs if (text := p.head[1]) is not None and parse(text) is None), None)
+            else:
+                n = len(out)
+                for i, port in enumerate(outs):
+                    t = out[i] if i < n else None
+                    if t is None:
+                        untyped.add(port)
+                        text = port.head[1]
+                        if text is not None and parse(text) is None and misspelt is None:
+                            misspelt = text
+                    elif t != (declared := parse(text := port.head[1])):  # type: ignore[arg-type]
+                        types[port] = t
+                        if declared is not None or text is None:
+                            retyped.append(port)
+                        elif misspelt is None:
+                            misspelt = text
+            if misspelt is not None:
+                errors[id(layer)] = f"Unsupported element type: {misspelt}"
         if self.model.version == 10 and not self.nested:
             self._v10_io(types)
         self._lying = set(retyped)

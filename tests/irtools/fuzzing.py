@@ -324,7 +324,12 @@ def openvino_verdict(xml: bytes, bin: bytes) -> Verdict:
 
 # -- irreshape against the verdict ----------------------------------------------------------------------------------
 
-_PRECISION = {"fp32": "f32", "fp16": "f16", "fp64": "f64", "bool": "boolean"}
+def _precision(text: str | None) -> str:
+    """A port's precision as the type it spells (OpenVINO's spellings, case as written: ``BIN`` is u1, ``bool``
+    none, which read_model refuses on an output port), else the text itself (no type equals it)."""
+    from irreshape.core.etypes import from_precision
+
+    return from_precision(text or "") or (text or "")
 
 
 def _port_dims(port) -> list[int] | None:
@@ -347,8 +352,7 @@ def declared(xml: bytes) -> dict[str, tuple[str, list, list, list]]:
         in_ports = [] if ins is None else list(ins.iterfind("port"))
         out_ports = [] if outs is None else list(outs.iterfind("port"))
         out[lay.get("id")] = (lay.get("name"), [_port_dims(p) for p in in_ports], [_port_dims(p) for p in out_ports],
-                              [_PRECISION.get((p.get("precision") or "").lower(), (p.get("precision") or "").lower())
-                               for p in out_ports])
+                              [_precision(p.get("precision")) for p in out_ports])
     return out
 
 

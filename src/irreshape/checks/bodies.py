@@ -44,4 +44,6 @@ def check_bodies(model: IRModel, graph: Graph, options: Options | None, result: 
 
 def _declared(body: Body, outer: Graph) -> Graph:
     """The reading of a body its outer layer's inference never ran: its Parameters as declared."""
-    return Graph(body.model, outer.weights, scenario=outer.scenario)
+    graph = Graph(body.model, outer.weights, scenario=outer.scenario)
+    graph.nested = True
+    return graph

@@ -217,6 +217,10 @@ class Graph:
         self.type_errors: dict[int, str] = {}  # id(layer) -> OpenVINO's message where it rejects the input types
         self.retyped: list[Port] = []  # output ports whose precision is not the inferred type, in order
         self.input_lies: list[tuple[Layer, Port]] = []  # input ports whose precision is neither side's
+        # an IR v10 model's inputs and outputs (output ports): the types read_model converts them to (see _v10_io)
+        self.converted: dict[Port, set[str]] = {}
+        self._lying: set[Port] = set()  # retyped, as a set
+        self.nested = False  # a body's reading: its Parameters and Results are not the model's inputs and outputs
         # a body's: its Parameters' element types (by id) as its control-flow layer sets them from its inputs
         self.param_types: dict[str, str] = {}
 
@@ -238,6 +242,13 @@ class Graph:
             self.infer_types()
         return port not in self._untyped
 
+    def precision_lies(self, port: Port) -> bool:
+        """Whether an output port's ``precision`` is a lie (it is in ``retyped``): neither its inferred type nor,
+        for an IR v10 model's input or output, the type ``read_model`` converts it to."""
+        if self._types is None:
+            self.infer_types()
+        return port in self._lying
+
     def infer_types(self) -> dict[Port, str | None]:
         """Every output port's element type, producers first, as ``validate_and_infer_types`` gives them: a
         Parameter's and a Const's ``element_type``; an op's type rule (:func:`registry.type_fn`) on its inputs'
@@ -251,6 +262,7 @@ class Graph:
         errors.clear()  # a body's types are inferred anew when its Parameters' types change
         retyped.clear()
         lies.clear()
+        self.converted = {}
         given = self.param_types
         parse = etypes.from_precision  # every port of the model
         rules: dict[tuple[str, str], tuple] = {}  # (kind, version) -> (type rule, has a shape function)
@@ -317,20 +329,69 @@ class Graph:
                     out, why = known
                     if why is not None:
                         errors[id(layer)] = why
+            # an output port's precision no type's spelling: read_model refuses the layer before anything else
+            # ("Unsupported element type", measured on 2026.4.1; an input port's precision is not read), and that
+            # refusal is the port's one finding; looked for only where the precision is not the type
+            misspelt = None
             if out is None:
                 untyped.update(outs)
-                continue
-            n = len(out)
-            for i, port in enumerate(outs):
-                t = out[i] if i < n else None
-                if t is None:
-                    untyped.add(port)
-                elif t != parse(port.head[1]):  # type: ignore[arg-type]
-                    types[port] = t
-                    retyped.append(port)
-        if self.model.version == 10 and not self.inputs:
-            self._legacy(types)
+                misspelt = next((text for p in outs if (text := p.head[1]) is not None and parse(text) is None), None)
+            else:
+                n = len(out)
+                for i, port in enumerate(outs):
+                    t = out[i] if i < n else None
+                    if t is None:
+                        untyped.add(port)
+                        text = port.head[1]
+                        if text is not None and parse(text) is None and misspelt is None:
+                            misspelt = text
+                    elif t != (declared := parse(text := port.head[1])):  # type: ignore[arg-type]
+                        types[port] = t
+                        if declared is not None or text is None:
+                            retyped.append(port)
+                        elif misspelt is None:
+                            misspelt = text
+            if misspelt is not None:
+                errors[id(layer)] = f"Unsupported element type: {misspelt}"
+        if self.model.version == 10 and not self.nested:
+            self._v10_io(types)
+        self._lying = set(retyped)
         return types
+
+    def _v10_io(self, types: dict[Port, str | None]) -> None:
+        """An IR v10 model's inputs and outputs as ``read_model`` hands them over (``update_v10_model``): a
+        Convert after each Parameter, and one after each port feeding a Result, to the legacy type
+        (:func:`etypes.legacy`); the layers themselves compute their own types. A port declaring either type is
+        consistent (Model Optimizer wrote one or the other): the converted one is kept in ``converted`` and such
+        a port is no precision lie, nor a Result's input port repeating it."""
+        parse = etypes.from_precision
+        converted = self.converted
+        feeding: list[tuple[Layer, Port]] = []
+        for layer in self.model.layers.values():
+            if layer.kind == "parameter" and layer.outputs:
+                ends = [(layer.outputs[0], True)]
+            elif layer.kind == "result" and layer.inputs and layer.inputs[0].source is not None:
+                ends = [(layer.inputs[0].source, False)]
+                feeding.append((layer, layer.inputs[0]))
+            else:
+                continue
+            for port, is_input in ends:
+                if port in self._untyped:
+                    continue
+                t = types.get(port, _UNSET)
+                t = parse(port.head[1]) if t is _UNSET else t
+                if t is None or t == etypes.DYNAMIC:
+                    continue
+                shown = etypes.legacy(t, is_input)  # type: ignore[arg-type]
+                if shown != t:
+                    converted.setdefault(port, set()).add(shown)
+        if not converted:
+            return
+        self.retyped[:] = [p for p in self.retyped if parse(p.head[1]) not in converted.get(p, ())]
+        spared = {id(port) for layer, port in feeding
+                  if parse(port.head[1]) in converted.get(port.source, ())}  # type: ignore[arg-type]
+        if spared:
+            self.input_lies[:] = [(lay, p) for lay, p in self.input_lies if id(p) not in spared]
 
     def _views(self, layer: Layer) -> list:
         """The bodies of a control-flow layer as its last shape inference read them (that inference run first)."""
@@ -355,37 +416,6 @@ class Graph:
             return None, str(e) or "OpenVINO rejects the element types of its inputs"
         except (registry.Undecided, ValueError, KeyError, IndexError, TypeError):
             return None, None
-
-    def _legacy(self, types: dict[Port, str | None]) -> None:
-        """What ``read_model`` makes of an IR v10 model's inputs and outputs (``update_v10_model``): each
-        Parameter's type and each output's (a port feeding a Result) the legacy one, a Convert inserted between
-        them and the graph, whose types stay as inferred. Applied to the ports' types once every layer has
-        its own: only what the model shows its user changes."""
-        parse = etypes.from_precision
-        ends: list[tuple[Port, bool]] = []
-        for layer in self.model.layers.values():
-            if layer.kind == "parameter" and layer.outputs:
-                ends.append((layer.outputs[0], True))
-            elif layer.kind == "result" and layer.inputs and layer.inputs[0].source is not None:
-                ends.append((layer.inputs[0].source, False))
-        for port, is_input in ends:
-            if port in self._untyped:
-                continue
-            own = types.get(port, _UNSET)
-            t = parse(port.precision) if own is _UNSET else own
-            if t is None or t == etypes.DYNAMIC:
-                continue
-            shown = etypes.legacy(t, is_input)  # type: ignore[arg-type]
-            if shown == t:
-                continue
-            declared = parse(port.precision)
-            if own is _UNSET or declared == shown:
-                if declared == shown:
-                    types.pop(port, None)
-                    self.retyped[:] = [p for p in self.retyped if p is not port]
-                    continue
-                self.retyped.append(port)
-            types[port] = shown
 
     def probe(self, inputs: dict[str, Shape], cone: Container[str]) -> "Graph":
         """This reading at other shapes of some Parameters (``inputs``, as a scenario's): only the layers of

@@ -189,7 +189,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
         port = verdict.layer.outputs[0] if verdict.layer.outputs else None
         outputs = [] if port is None else [PortResult(port.id, verdict.declared, verdict.expected,
                                                       verdict.expected_known, port.precision,
-                                                      expected_type(graph, port))]
+                                                      expected_type(graph, port), id(port) in retyped)]
         if every:
             verdict.outputs = outputs
         elif port is not None and id(port) in retyped:  # its precision, for --fix (its dims stay its verdict's)

@@ -176,7 +176,8 @@ def _verdict_on(layer: Layer, status: Status, graph: Graph) -> LayerResult:
     """A layer's verdict with every output port's declared and expected dims and types (the first port's dims at
     the top), OpenVINO's."""
     outputs = [PortResult(port.id, None if port.dims is None else list(port.dims), graph.shape(port),
-                          graph.origin(port) in _READ, port.precision, expected_type(graph, port))
+                          graph.origin(port) in _READ, port.precision, expected_type(graph, port),
+                          not graph.scenario and graph.precision_lies(port))
                for port in layer.outputs]
     res = LayerResult(layer, status, None, outputs=outputs)
     if outputs:

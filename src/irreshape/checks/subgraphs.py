@@ -61,7 +61,7 @@ class Subgraph:
             if graph is None:
                 graph = runs[key] = type(self.outer)(self.body.model, self.outer.weights, inputs=self.shapes,
                                                      scenario=self.outer.scenario)  # a scenario's body is one too
-                graph.runs = runs
+                graph.runs, graph.nested = runs, True
             self._graph = graph
         return self._graph
 

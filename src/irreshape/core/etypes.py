@@ -119,7 +119,8 @@ def is_signed(t: str) -> bool:
 
 def legacy(t: str, input: bool) -> str:
     """The type ``read_model`` gives an IR v10 model's input (``input``) or output in place of ``t``
-    (``to_legacy_type`` in ``model_reader.cpp``: f16 inputs read as f32; outputs as i32 or f32)."""
+    (``to_legacy_type`` in ``model_reader.cpp``: f16 inputs read as f32, no other; outputs i32 from i64, u64, u32
+    and i32, f32 from any other; measured on 2026.4.1 for every type, and only for IR v10)."""
     if input:
         return "f32" if t == "f16" else t
     if t in ("i64", "u64", "i32", "u32"):

@@ -34,12 +34,10 @@ class PortResult:
     expected_known: bool
     declared_type: Optional[str] = None  # the port's `precision` as written (None: absent)
     expected_type: Optional[str] = None  # the precision OpenVINO's serializer would write (None: unknown)
-
-    @property
-    def retyped(self) -> bool:
-        """The declared precision is not the expected one (``--fix`` rewrites it)."""
-        return self.expected_type is not None and self.declared_type is not None \
-            and self.declared_type != self.expected_type
+    # the declared precision is a lie (an IR307; ``--fix`` rewrites it to ``expected_type``): decided by the graph
+    # (``Graph.precision_lies``), not by the spellings (``f32`` is ``FP32``; an IR v10 model's output may declare
+    # the type read_model converts it to)
+    retyped: bool = False
 
     def to_json(self) -> dict:
         return {"port": self.port, "declared": self.declared,

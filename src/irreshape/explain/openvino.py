@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Optional
 
 from ..checks.reshape import KINDS, kind_name
+from ..core import etypes
 from ..core.dims import INF, Bound, Dim, Shape, format_shape, is_static_shape, volume
 from ..core.results import FileResult, LayerResult
 from ..core.text import fmt_list
@@ -65,7 +66,13 @@ def _types_text(out) -> str:
     """An output port's declared precision and the one OpenVINO's type is written as."""
     declared = "none" if out.declared_type is None else repr(out.declared_type)
     expected = "unknown" if out.expected_type is None else repr(out.expected_type)
-    return f"declared {declared}, OpenVINO infers {expected}" + (" (differs)" if out.retyped else "")
+    said = f"declared {declared}, OpenVINO infers {expected}"
+    if out.retyped:
+        return said + " (differs)"
+    if None not in (out.declared_type, out.expected_type) and \
+            etypes.from_precision(out.declared_type) != etypes.from_precision(out.expected_type):
+        return said + f" (read_model converts this IR v10 input or output to {out.declared_type}: no lie)"
+    return said
 
 
 def _lines(result: FileResult, lr: LayerResult):

@@ -19,8 +19,9 @@ REJECTED = rule("IR303", "layer-rejected", ERROR, """
     OpenVINO rejects the layer: its shape inference fails on the inputs the graph gives it.
 
     Incompatible broadcast, MatMul inner dims, Concat dims off the axis, a Convolution whose channels do
-    not match its weights, an axis out of range: `read_model` refuses such a file. The message quotes
-    OpenVINO's own error where it has one.
+    not match its weights, an axis out of range: `read_model` refuses such a file. So does it a layer whose
+    `element_type` it cannot read, or one of whose output ports declares a `precision` that spells no type
+    (`bool`, `fp32`: "Unsupported element type"). The message quotes OpenVINO's own error where it has one.
     """, needs=(GRAPH,))
 UNPROVEN = rule("IR304", "layer-dim-unproven", WARNING, """
     A static dim is declared where OpenVINO infers a dynamic one (`?` or an interval) that contains it
@@ -43,16 +44,20 @@ EDGE_MISMATCH = rule("IR306", "edge-mismatch", ERROR, """
     that repeats a lying producer's declared dims is covered by the producer's own finding.
     """, needs=(GRAPH,))
 PRECISION_MISMATCH = rule("IR307", "precision-mismatch", WARNING, """
-    A port's `precision` is not the element type OpenVINO infers for it: an output port's against the layer's
-    inferred type, an input port's against what its producer carries.
+    A port's `precision` is not the element type OpenVINO infers for it: an output port's against the type its
+    layer computes, an input port's against what its producer carries.
 
     `read_model` ignores port precisions, exactly as it ignores `<dim>`s, so the file loads; but tools that
     read the XML (scripts sizing input buffers, viewers, code generators) take the precision for the truth.
-    A warning by default: Model Optimizer wrote approximate precisions (an FP16 model's Parameters declared
-    FP16 where the type is f32, MaxPool indices declared FP32 where they are i64), and such files load and
-    run. Raise its severity in `[tool.irreshape.severity]` to make it strict. An input port that repeats its
-    producer's lying precision is covered by the producer's finding. `--fix` rewrites the `precision`
-    attribute (of the output port and of the consumers' input ports that repeat it), nothing else.
+    A warning by default: Model Optimizer wrote approximate precisions (MaxPool indices declared FP32 where
+    they are i64), and such files load and run. Raise its severity in `[tool.irreshape.severity]` to make it
+    strict. An IR v10 model's inputs and outputs are no lie when they declare what `read_model` converts them
+    to (it puts a Convert after each f16 Parameter, which it makes f32, and after each layer feeding a Result
+    of a type other than f32 and i32, to i32 from i64, u64 and u32, to f32 from any other): a Parameter or a
+    layer feeding a Result may declare its own type or that one. An input port that repeats its producer's
+    lying precision is covered by the producer's finding. A precision that spells no type on an output port
+    is no warning: `read_model` refuses the file (IR303). `--fix` rewrites the `precision` attribute (of the
+    output port and of the consumers' input ports that repeat it), nothing else.
     """, fixable=True, needs=(GRAPH,))
 INCONSISTENT = rule("IR308", "declared-dims-inconsistent", ERROR, """
     A layer's declared output dims do not follow from the dims its inputs declare, where those inputs rest on

@@ -276,6 +276,8 @@ def _suspect(v: LayerResult, graph: Graph) -> bool:
     if layer.kind != "reshape" or not v.pattern:
         return False
     pattern = [b.lo if b.lo == b.hi else None for b in v.pattern]  # None: computed (a ShapeOf's dim)
+    if 0 in pattern and not v.special_zero:
+        return False  # a literal 0 empties the output at every value: IR111's
     copied = {i for i, p in enumerate(pattern) if v.special_zero and p == 0 and i < len(shape)}
     free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
     if not free:

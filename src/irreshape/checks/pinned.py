@@ -232,8 +232,10 @@ class _Probe:
         found: dict[str, tuple[LayerResult, dict[tuple[str, int], int]]] = {}
         for ks, group in groups.items():
             keys = [self.key(k) for k in ks]
-            tries = [{key: n for key in keys} for n in values]
-            tries += [{key: (n if key == one else 1) for key in keys} for one in keys for n in values if n > 1]
+            # one dim at a value and the others at 1 first: there a dim that must be a multiple of a number (with
+            # the others' product) is seen to be one, where all at one value may hide it (3 x 3 is a multiple of 3)
+            tries = [{key: (n if key == one else 1) for key in keys} for one in keys for n in values]
+            tries += [{key: n for key in keys} for n in values if n > 1]
             for assign in tries:
                 pending = [v for v in group if v.layer.id not in found]
                 if not pending:
@@ -280,15 +282,20 @@ def _suspect(v: LayerResult, graph: Graph) -> bool:
         return False  # a literal 0 empties the output at every value: IR111's
     copied = {i for i, p in enumerate(pattern) if v.special_zero and p == 0 and i < len(shape)}
     free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
+    computed = pattern.count(None)
+    if computed and computed + sum(not shape[i].is_static for i in copied) > sum(not d.is_static for d in shape):
+        return True  # more dynamic dims out than in: one of them is taken twice (view(d, d, 8) on [8,?])
     if not free:
         return False  # every dynamic dim is copied as it is
-    if None in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it takes, or divides one
-        return (-1 not in pattern and pattern.count(None) < len(free)) or _divides(layer, graph)
+    if computed and -1 not in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it
+        return computed < len(free) or _divides(layer, graph)  # takes, or divides one
     if -1 not in pattern:
         return True
+    # a -1 (beside dims copied or computed, which take dynamic dims as they are): the static dims it is left must
+    # make the others' element count, or the dynamic dims must be multiples of what they lack
     have = prod(d.lo for i, d in enumerate(shape) if i not in copied and d.is_static)
-    need = prod(p for i, p in enumerate(pattern) if p != -1 and i not in copied)
-    return need > 0 and need // gcd(need, have) > 1
+    need = prod(p for i, p in enumerate(pattern) if p is not None and p != -1 and i not in copied)
+    return (need > 0 and need // gcd(need, have) > 1) or (computed > 0 and _divides(layer, graph))
 
 
 def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
@@ -353,12 +360,20 @@ def _solutions(suspects: list[LayerResult]) -> set[int]:
     for v in suspects:
         if v.layer.kind != "reshape" or not v.pattern or v.input_shape is None:
             continue
-        fixed = [b.lo for b in v.pattern if b.lo == b.hi]
+        # the dims special zeros copy take no part (they hold for every value)
+        copied = {i for i, b in enumerate(v.pattern) if v.special_zero and b.lo == b.hi == 0
+                  and i < len(v.input_shape)}
+        fixed = [b.lo for i, b in enumerate(v.pattern) if b.lo == b.hi and i not in copied]
         if any(p == 0 for p in fixed) or any(p < -1 for p in fixed):
             continue
-        static = [d.lo for d in v.input_shape if d.is_static]
-        free = len(v.input_shape) - len(static) - (len(v.pattern) - len(fixed))
+        rest = [d for i, d in enumerate(v.input_shape) if i not in copied]
+        static = [d.lo for d in rest if d.is_static]
+        free = len(rest) - len(static) - (len(v.pattern) - len(copied) - len(fixed))
         need, have = prod(p for p in fixed if p != -1), prod(static)
+        if -1 in fixed and need > 0 and have:  # the dynamic dims must hold what the static ones lack: its multiples
+            step = need // gcd(need, have)
+            if step > 1:
+                out.update((step, 2 * step))
         if free < 1 or not have or need % have:
             continue
         total = need // have

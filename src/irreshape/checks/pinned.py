@@ -25,7 +25,10 @@ from .reshape import checker
 from .runtime import squeezed_dynamic
 
 PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
-SCREEN = (1, 2)  # every dynamic dim at once: a pin fails at 1 (a pin to another value, to multiples) or at 2
+# every dynamic dim at once: a pin fails at 1 (a pin to another value, to multiples), at 2 (a pin to 1), or at 5 (a
+# pin to the divisors of a number, or where a dim divided by 3 leaves a special zero that copies it below 3)
+SCREEN = (1, 2, 5)
+DISTINCT = (2, 3, 5, 7, 11, 13)  # a last screen: each axis at its own value
 UPSTREAM = "its input cannot be inferred: a layer before it fails"
 _FAILS = (INVALID_PATTERN, VOLUME_MISMATCH)
 
@@ -55,6 +58,7 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
                 group = probe.sweep(group, [k], {key: n for key, n in base if not probe.tied(k, key)})
                 if not group:
                     break
+        probe.never(suspects)
     return probe.found
 
 
@@ -83,13 +87,17 @@ class _Probe:
 
     def screen(self, suspects: list[LayerResult]) -> list[LayerResult]:
         """The suspects that fail with every dynamic dim at one of SCREEN (each that it may take): a layer that
-        holds at both (or whose input a failing layer before it hides) pins nothing, and is not probed
+        holds at each (or whose input a failing layer before it hides) pins nothing, and is not probed
         further."""
         failing: set[str] = set()
-        for value in SCREEN:
-            assign = {self.key(k): value for k in range(len(self.dims)) if self.dims[k][2].contains(value)}
-            if assign:
-                failing.update(lid for lid, why in self.judge(suspects, assign).items() if why and why != UPSTREAM)
+        # each value of SCREEN at every dim, then the axes at distinct values (one axis at one value in every
+        # input, so that dims tied across inputs stay tied): a pin of one dim to another of its input
+        distinct = {k: DISTINCT[self.dims[k][1] % len(DISTINCT)] for k in range(len(self.dims))}
+        for values in [dict.fromkeys(range(len(self.dims)), v) for v in SCREEN] + [distinct]:
+            assign = {self.key(k): n for k, n in values.items() if self.dims[k][2].contains(n)}
+            pending = [v for v in suspects if v.layer.id not in failing]  # one failure is enough to probe further
+            if assign and pending:
+                failing.update(lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM)
         self.decided.clear()
         return [v for v in suspects if v.layer.id in failing]
 
@@ -209,6 +217,9 @@ class _Probe:
         for v in suspects:
             k = by.get(v.layer.id)
             verdict = _pin(holds[v.layer.id]) if k is not None and len(holds[v.layer.id]) > 1 else None
+            if verdict is None and k is not None and not base and len(holds[v.layer.id]) > 1 \
+                    and all(holds[v.layer.id].values()) and self.alone(v, k):
+                verdict = "never"  # at none of the values tried
             if verdict is None:
                 rest.append(v)
                 continue
@@ -216,10 +227,16 @@ class _Probe:
             bad, why = next((n, w) for n, w in holds[v.layer.id].items() if w)
             good = [n for n, w in holds[v.layer.id].items() if not w]
             joint = self.product(v, k, good[0], base) if base and len(good) == 1 else ""  # type: ignore[arg-type]
-            self.found.append(Finding(PINNED, f"{describe(v.layer)} pins dim {axis} of Parameter {param.name!r} "
-                                      f"{format_shape(self.shapes[param.id])}: it holds {verdict}{where}{joint}; at "
-                                      f"{bad}: {why}", v.layer.line, v.layer.ref))
+            what = f"dim {axis} of Parameter {param.name!r} {format_shape(self.shapes[param.id])}"
+            head = f"pins {what}: it holds {verdict}" if good else \
+                f"holds at no value of {what} tried ({_tried(holds[v.layer.id])})"
+            self.found.append(Finding(PINNED, f"{describe(v.layer)} {head}{where}{joint}; at {bad}: {why}",
+                                      v.layer.line, v.layer.ref))
         return rest
+
+    def alone(self, v: LayerResult, k: int) -> bool:
+        """Whether dim ``k`` is the only dynamic dim whose cone holds the suspect ``v`` (it alone decides it)."""
+        return all(j == k or v.layer.id not in self.cone([self.dims[j][0].id]) for j in range(len(self.dims)))
 
     def working(self, suspects: list[LayerResult]) -> list[tuple[LayerResult, dict[tuple[str, int], int]]]:
         """Each suspect and the first values of all the dynamic dims at which it holds (all at one value, else
@@ -230,6 +247,7 @@ class _Probe:
             ks = tuple(k for k in range(len(self.dims)) if v.layer.id in self.cone([self.dims[k][0].id]))
             groups.setdefault(ks, []).append(v)
         found: dict[str, tuple[LayerResult, dict[tuple[str, int], int]]] = {}
+        self.failed: dict[str, tuple[dict, str]] = {}  # a suspect -> the first assignment tried and why it fails
         for ks, group in groups.items():
             keys = [self.key(k) for k in ks]
             # one dim at a value and the others at 1 first: there a dim that must be a multiple of a number (with
@@ -244,7 +262,25 @@ class _Probe:
                     for lid, why in self.judge(pending, assign).items():
                         if not why:
                             found[lid] = next(v for v in pending if v.layer.id == lid), assign
+                        elif why != UPSTREAM:
+                            self.failed.setdefault(lid, (assign, why))
+        self.held = set(found)
         return list(found.values())
+
+    def never(self, suspects: list[LayerResult]) -> None:
+        """IR503 for each suspect that :meth:`working` made hold at no assignment it tried (every dim at one value,
+        or one at a value and the others at 1)."""
+        for v in suspects:
+            lid = v.layer.id
+            if lid in self.held or lid not in self.failed:
+                continue
+            assign, why = self.failed[lid]
+            dims = ", ".join(f"dim {a} of {self._name(pid)!r}" for pid, a in assign)
+            at = ", ".join(f"{n}" for n in assign.values())
+            values = ", ".join(map(str, sorted({*PROBES, *self.extra})))
+            self.found.append(Finding(PINNED, f"{describe(v.layer)} holds at no assignment tried of {dims} (each "
+                                      f"of {values} at every one of them, or at one and 1 at the others); at "
+                                      f"{at}: {why}", v.layer.line, v.layer.ref))
 
     def product(self, v: LayerResult, k: int, value: int, base: dict[tuple[str, int], int]) -> str:
         """Where the suspect ``v``, which holds with dim ``k`` at ``value`` and the others at ``base`` only, holds
@@ -283,26 +319,27 @@ def _suspect(v: LayerResult, graph: Graph) -> bool:
     copied = {i for i, p in enumerate(pattern) if v.special_zero and p == 0 and i < len(shape)}
     free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
     computed = pattern.count(None)
-    if computed and computed + sum(not shape[i].is_static for i in copied) > sum(not d.is_static for d in shape):
-        return True  # more dynamic dims out than in: one of them is taken twice (view(d, d, 8) on [8,?])
+    if computed and (computed + sum(not shape[i].is_static for i in copied) > sum(not d.is_static for d in shape)
+                     or _taken_twice(layer, graph)):
+        return True  # more dynamic dims out than in, or one dim of a ShapeOf twice: view(d, d, 8) on [8,?]
     if not free:
         return False  # every dynamic dim is copied as it is
-    if computed and -1 not in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it
-        return computed < len(free) or _divides(layer, graph)  # takes, or divides one
-    if -1 not in pattern:
-        return True
-    # a -1 (beside dims copied or computed, which take dynamic dims as they are): the static dims it is left must
-    # make the others' element count, or the dynamic dims must be multiples of what they lack
+    # the dims copied or computed take dynamic dims as they are: the static dims left must make the element count
+    # of the known values (a -1 aside), or the dynamic dims must be multiples of what they lack
     have = prod(d.lo for i, d in enumerate(shape) if i not in copied and d.is_static)
     need = prod(p for i, p in enumerate(pattern) if p is not None and p != -1 and i not in copied)
+    if computed and -1 not in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it
+        return computed < len(free) or need != have or _divides(layer, graph)  # takes, another count, a division
+    if -1 not in pattern:
+        return True
     return (need > 0 and need // gcd(need, have) > 1) or (computed > 0 and _divides(layer, graph))
 
 
 def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
-    """Whether the Reshape's pattern is computed through a division of the batch, dim 0 of a ShapeOf (TSM's
-    ``view(nt // n_segment, n_segment, ...)``): it holds only where the divisor divides the batch. A feature dim
-    split in two (``view(b, l, 2, d // 2)``) is the model's design, not a trace, and not suspect. Up to ``reach``
-    layers of the shape subgraph."""
+    """Whether the Reshape's pattern is computed through a division of a dynamic dim of a ShapeOf (TSM's
+    ``view(nt // n_segment, n_segment, ...)`` of the batch, ``view(b, l // 2, 2, d)`` of a sequence): it holds only
+    where the divisor divides the dim. A static feature dim split in two (``view(b, l, 2, d // 2)``) divides a
+    constant and is not suspect. Up to ``reach`` layers of the shape subgraph."""
     todo = [p.source for p in layer.inputs[1:2]]
     seen: set[int] = set()
     while todo and len(seen) < reach:
@@ -320,9 +357,44 @@ def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
     return False
 
 
+_THROUGH = ("convert", "squeeze", "unsqueeze")
+
+
+def _shape_dim(port, graph: Graph) -> tuple | None:
+    """(the ShapeOf's input port's id, the index) where ``port`` is a Gather of one constant index from a ShapeOf
+    (through Converts, Squeezes and Unsqueezes), else None."""
+    while port is not None and port.layer.kind in _THROUGH:
+        port = port.layer.inputs[0].source if port.layer.inputs else None
+    gather = port.layer if port is not None else None
+    if gather is None or gather.kind != "gather" or len(gather.inputs) < 2:
+        return None
+    data = gather.inputs[0].source
+    index = graph.input_value(gather, gather.inputs[1])
+    if data is None or data.layer.kind != "shapeof" or not isinstance(index, Value) or len(index.bounds) != 1 \
+            or index.bounds[0].lo != index.bounds[0].hi or not data.layer.inputs:
+        return None
+    return id(data.layer.inputs[0].source), index.bounds[0].lo
+
+
+def _taken_twice(layer: Layer, graph: Graph | None = None) -> bool:
+    """Whether the Reshape's pattern is a Concat of which two inputs are the same dim of one ShapeOf."""
+    src = layer.inputs[1].source if len(layer.inputs) > 1 else None
+    if src is None or src.layer.kind != "concat" or graph is None:
+        return False
+    seen: set[tuple] = set()
+    for p in src.layer.inputs:
+        key = _shape_dim(p.source, graph)
+        if key is not None:
+            if key in seen:
+                return True
+            seen.add(key)
+    return False
+
+
 def _batch(divide: Layer, graph: Graph) -> bool:
-    """Whether a division's dividend is dim 0 of a ShapeOf: a Gather of index 0 (through Converts, Squeezes and
-    Unsqueezes) from one."""
+    """Whether a division's dividend is a dim of a ShapeOf: a Gather of one index (through Converts, Squeezes and
+    Unsqueezes) from one. (The division's value is dynamic: the dim is, and holds only where the divisor divides
+    it; a static feature dim split in two is a constant.)"""
     src = divide.inputs[0].source if divide.inputs else None
     while src is not None and src.layer.kind in ("convert", "squeeze", "unsqueeze"):  # type: ignore[union-attr]
         src = src.layer.inputs[0].source if src.layer.inputs else None  # type: ignore[union-attr]
@@ -332,7 +404,7 @@ def _batch(divide: Layer, graph: Graph) -> bool:
     data = gather.inputs[0].source
     index = graph.input_value(gather, gather.inputs[1])
     return data is not None and data.layer.kind == "shapeof" and isinstance(index, Value) \
-        and [(b.lo, b.hi) for b in index.bounds] == [(0, 0)]  # type: ignore[union-attr]
+        and len(index.bounds) == 1 and index.bounds[0].lo == index.bounds[0].hi  # type: ignore[union-attr]
 
 
 def _squeezes_dynamic(layer: Layer, shape: list[Dim], graph: Graph) -> bool:

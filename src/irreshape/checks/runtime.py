@@ -124,13 +124,11 @@ def squeezed_dynamic(layer: "Layer", graph: "Graph", in_shape: list) -> list[int
 
 
 def _volume_mismatch(in_shape: list, res: LayerResult) -> str | None:
-    """Why the CPU plugin fails a Reshape whose pattern has known values and no -1, on a dynamic input, where
-    read_model and ``Model.reshape`` let it through: the input dims its special zeros do not copy can make the
-    element count of the rest of the pattern at no value (every non-empty input fails), or, behind a special zero
-    (OpenVINO then checks no volume at any shape), at one value of its dynamic dims only. None where they make it
-    (or may: a dim whose value irreshape cannot tell), where a pattern without special zeros pins a dynamic dim
-    (``Model.reshape`` refuses the other values: IR503's), or where IR104 or IR111 has it (a fully static input,
-    a literal 0)."""
+    """Why the CPU plugin fails a Reshape whose pattern has known values and no -1, on a dynamic input, at every
+    non-empty input: the input dims its special zeros do not copy can make the element count of the rest of the
+    pattern at no value of their dynamic dims (read_model checks no volume on a dynamic input). None where they
+    make it, or may (a dynamic dim that may take the one value that fits, as real models rely on: where it is a
+    Parameter's dim, IR503 says it is pinned), or where IR104 or IR111 has it (a fully static input, a literal 0)."""
     bounds = res.pattern
     if bounds is None or is_static_shape(in_shape) or any(b.lo != b.hi for b in bounds):
         return None
@@ -147,12 +145,9 @@ def _volume_mismatch(in_shape: list, res: LayerResult) -> str | None:
         return (f"the input dims it does not copy hold {have} elements, the output's {need}, so the CPU plugin fails "
                 "at inference on every non-empty input")
     if have and need % have == 0 and _reachable(need // have, [d for _, d in dynamic]):
-        if 0 not in values:
-            return None  # OpenVINO checks the volume at a static shape: the pin is IR503's
-        dims = " × ".join(f"dim {i}" for i, _ in dynamic)
-        return (f"the input dims it does not copy hold {have} × {dims} elements, the output's {need}, so the CPU "
-                f"plugin fails at inference unless {dims} {'is' if len(dynamic) == 1 else 'make'} {need // have} "
-                "(OpenVINO checks no volume behind a special zero, at any shape)")
+        # the dynamic dims may take the values that fit, as real models rely on (a dim always 1 that irreshape
+        # cannot prove static): IR503's probes tell whether a Parameter's dim is pinned there
+        return None
     if not have:
         return None  # a static 0: every input is empty
     return (f"the input dims it does not copy, {format_shape([d for _, d in rest])}, hold {need} elements (the "

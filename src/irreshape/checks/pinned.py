@@ -320,8 +320,8 @@ def _suspect(v: LayerResult, graph: Graph) -> bool:
     free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
     computed = pattern.count(None)
     if computed and (computed + sum(not shape[i].is_static for i in copied) > sum(not d.is_static for d in shape)
-                     or _taken_twice(layer, graph)):
-        return True  # more dynamic dims out than in, or one dim of a ShapeOf twice: view(d, d, 8) on [8,?]
+                     or _taken_twice(layer, graph, {i for i in copied if not shape[i].is_static})):
+        return True  # more dynamic dims out than in, or one dim twice: view(d, d, 8) on [8,?], [d1, 0] on [?,?]
     if not free:
         return False  # every dynamic dim is copied as it is
     # the dims copied or computed take dynamic dims as they are: the static dims left must make the element count
@@ -376,16 +376,17 @@ def _shape_dim(port, graph: Graph) -> tuple | None:
     return id(data.layer.inputs[0].source), index.bounds[0].lo
 
 
-def _taken_twice(layer: Layer, graph: Graph | None = None) -> bool:
-    """Whether the Reshape's pattern is a Concat of which two inputs are the same dim of one ShapeOf."""
+def _taken_twice(layer: Layer, graph: Graph, copied: set[int]) -> bool:
+    """Whether the Reshape's pattern is a Concat of which two inputs are the same dim of one ShapeOf, or one is a
+    ShapeOf's dim at an index whose dynamic dim a special zero copies (``copied``) as well."""
     src = layer.inputs[1].source if len(layer.inputs) > 1 else None
-    if src is None or src.layer.kind != "concat" or graph is None:
+    if src is None or src.layer.kind != "concat":
         return False
     seen: set[tuple] = set()
     for p in src.layer.inputs:
         key = _shape_dim(p.source, graph)
         if key is not None:
-            if key in seen:
+            if key in seen or key[1] in copied:
                 return True
             seen.add(key)
     return False

@@ -39,11 +39,12 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
     First each dim alone, the others left as they are (dims tied across inputs, a sequence length shared by
     ``input_ids`` and ``attention_mask``, stay compatible); then, for a suspect that needs several dims at
     once (``view(1, 16, 4, 8)`` on ``[?, ?, 32]``), each dim with the others where the suspect holds."""
-    suspects = [v for v in verdicts if _suspect(v, graph)]
+    kinds = {v.layer.id: _suspect(v, graph) for v in verdicts}
+    suspects = [v for v in verdicts if kinds[v.layer.id]]
     if not suspects:
         return []
     probe = _Probe(model, graph, suspects)
-    suspects = probe.screen(suspects)
+    suspects = probe.screen(suspects, {lid for lid, kind in kinds.items() if kind == IRREGULAR})
     for batch in probe.batches() if suspects else ():
         suspects = probe.sweep(suspects, batch, {})
         if not suspects:
@@ -85,7 +86,7 @@ class _Probe:
     def key(self, k: int) -> tuple[str, int]:
         return self.dims[k][0].id, self.dims[k][1]
 
-    def screen(self, suspects: list[LayerResult]) -> list[LayerResult]:
+    def screen(self, suspects: list[LayerResult], irregular: set[str] = frozenset()) -> list[LayerResult]:
         """The suspects that fail with every dynamic dim at one of SCREEN (each that it may take): a layer that
         holds at each (or whose input a failing layer before it hides) pins nothing, and is not probed
         further."""
@@ -93,9 +94,10 @@ class _Probe:
         # each value of SCREEN at every dim, then the axes at distinct values (one axis at one value in every
         # input, so that dims tied across inputs stay tied): a pin of one dim to another of its input
         distinct = {k: DISTINCT[self.dims[k][1] % len(DISTINCT)] for k in range(len(self.dims))}
-        for values in [dict.fromkeys(range(len(self.dims)), v) for v in SCREEN] + [distinct]:
+        for i, values in enumerate([dict.fromkeys(range(len(self.dims)), v) for v in SCREEN] + [distinct]):
             assign = {self.key(k): n for k, n in values.items() if self.dims[k][2].contains(n)}
-            pending = [v for v in suspects if v.layer.id not in failing]  # one failure is enough to probe further
+            # one failure is enough to probe further; past 1 and 2, only the irregular suspects
+            pending = [v for v in suspects if v.layer.id not in failing and (i < 2 or v.layer.id in irregular)]
             if assign and pending:
                 failing.update(lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM)
         self.decided.clear()
@@ -303,36 +305,65 @@ def _same(a: Shape, b: Shape) -> bool:
     return a is not None and b is not None and [(d.lo, d.hi) for d in a] == [(d.lo, d.hi) for d in b]
 
 
-def _suspect(v: LayerResult, graph: Graph) -> bool:
+REGULAR, IRREGULAR = 1, 2  # _suspect's answers (0: not a suspect)
+
+
+def _suspect(v: LayerResult, graph: Graph) -> int:
     """A Reshape with a constant pattern whose element count ties a dynamic input dim (no -1 to absorb it, or a
-    -1 that needs it divisible by a number), or a Squeeze whose axes name a dynamic dim."""
+    -1 that needs it divisible by a number), or a Squeeze whose axes name a dynamic dim: REGULAR (it fails at 1
+    or at 2 where it pins). IRREGULAR where its pattern divides a dynamic dim or takes one twice: it may hold at
+    1 and 2 and fail elsewhere (the screen tries it at more values). 0 where it holds at every value."""
     shape, layer = v.input_shape, v.layer
     if shape is None or is_static_shape(shape) or v.status is Status.INVALID:
-        return False
+        return 0
     if layer.kind == "squeeze":
-        return _squeezes_dynamic(layer, shape, graph)
+        return REGULAR if _squeezes_dynamic(layer, shape, graph) else 0
     if layer.kind != "reshape" or not v.pattern:
-        return False
+        return 0
     pattern = [b.lo if b.lo == b.hi else None for b in v.pattern]  # None: computed (a ShapeOf's dim)
     if 0 in pattern and not v.special_zero:
-        return False  # a literal 0 empties the output at every value: IR111's
+        return 0  # a literal 0 empties the output at every value: IR111's
     copied = {i for i, p in enumerate(pattern) if v.special_zero and p == 0 and i < len(shape)}
     free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
     computed = pattern.count(None)
-    if computed and (computed + sum(not shape[i].is_static for i in copied) > sum(not d.is_static for d in shape)
-                     or _taken_twice(layer, graph, {i for i in copied if not shape[i].is_static})):
-        return True  # more dynamic dims out than in, or one dim twice: view(d, d, 8) on [8,?], [d1, 0] on [?,?]
+    if computed and _taken_twice(layer, graph, {i for i in copied if not shape[i].is_static}):
+        return IRREGULAR  # one dim twice: view(d, d, 8) on [8,?], [d1, 0] on [?,?]
     if not free:
-        return False  # every dynamic dim is copied as it is
+        return 0  # every dynamic dim is copied as it is
     # the dims copied or computed take dynamic dims as they are: the static dims left must make the element count
     # of the known values (a -1 aside), or the dynamic dims must be multiples of what they lack
     have = prod(d.lo for i, d in enumerate(shape) if i not in copied and d.is_static)
     need = prod(p for i, p in enumerate(pattern) if p is not None and p != -1 and i not in copied)
+    if computed and _divides(layer, graph):
+        return IRREGULAR
     if computed and -1 not in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it
-        return computed < len(free) or need != have or _divides(layer, graph)  # takes, another count, a division
+        # takes, or where its computed dims are the input's own dynamic dims and the constants another count
+        return REGULAR if computed < len(free) or (need != have and _mirrors(layer, graph, shape, free)) else 0
     if -1 not in pattern:
-        return True
-    return (need > 0 and need // gcd(need, have) > 1) or (computed > 0 and _divides(layer, graph))
+        return REGULAR
+    return REGULAR if need > 0 and need // gcd(need, have) > 1 else 0
+
+
+def _mirrors(layer: Layer, graph: Graph, shape: list[Dim], free: list[Dim]) -> bool:
+    """Whether the pattern's computed dims are dims of a ShapeOf of a tensor of the input's rank, at the indexes of
+    as many distinct dynamic dims of the input as the input has free (not a flattened input reshaped by the dims of
+    another tensor)."""
+    src = layer.inputs[1].source if len(layer.inputs) > 1 else None
+    if src is None or src.layer.kind != "concat":
+        return False
+    indexes = set()
+    for p in src.layer.inputs:
+        value = graph.value(p.source) if p.source is not None else None
+        if isinstance(value, Value) and all(b.lo == b.hi for b in value.bounds):
+            continue  # a constant, or a static dim: counted with the known values
+        key = _shape_dim(p.source, graph)
+        if key is None or key[1] >= len(shape) or shape[key[1]].is_static:
+            return False
+        port = _shape_source(p.source)
+        if port is None or (s := graph.shape(port)) is None or len(s) != len(shape):
+            return False
+        indexes.add(key[1])
+    return len(indexes) == len(free)
 
 
 def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
@@ -360,6 +391,16 @@ def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
 _THROUGH = ("convert", "squeeze", "unsqueeze")
 
 
+def _shape_source(port):
+    """The port a ShapeOf reads, where ``port`` is a Gather of a ShapeOf (through Converts, Squeezes, Unsqueezes)."""
+    while port is not None and port.layer.kind in _THROUGH:
+        port = port.layer.inputs[0].source if port.layer.inputs else None
+    gather = port.layer if port is not None else None
+    data = gather.inputs[0].source if gather is not None and gather.kind == "gather" and gather.inputs else None
+    return data.layer.inputs[0].source if data is not None and data.layer.kind == "shapeof" and data.layer.inputs \
+        else None
+
+
 def _shape_dim(port, graph: Graph) -> tuple | None:
     """(the ShapeOf's input port's id, the index) where ``port`` is a Gather of one constant index from a ShapeOf
     (through Converts, Squeezes and Unsqueezes), else None."""
@@ -377,14 +418,17 @@ def _shape_dim(port, graph: Graph) -> tuple | None:
 
 
 def _taken_twice(layer: Layer, graph: Graph, copied: set[int]) -> bool:
-    """Whether the Reshape's pattern is a Concat of which two inputs are the same dim of one ShapeOf, or one is a
-    ShapeOf's dim at an index whose dynamic dim a special zero copies (``copied``) as well."""
+    """Whether the Reshape's pattern is a Concat of which two inputs are the same dim of one ShapeOf (or a quotient
+    of it), or one is a ShapeOf's dim at an index whose dynamic dim a special zero copies (``copied``) as well."""
     src = layer.inputs[1].source if len(layer.inputs) > 1 else None
     if src is None or src.layer.kind != "concat":
         return False
     seen: set[tuple] = set()
     for p in src.layer.inputs:
-        key = _shape_dim(p.source, graph)
+        port = p.source
+        if port is not None and port.layer.kind in ("divide", "floormod") and port.layer.inputs:
+            port = port.layer.inputs[0].source  # a quotient of a dim takes the dim too
+        key = _shape_dim(port, graph)
         if key is not None:
             if key in seen or key[1] in copied:
                 return True

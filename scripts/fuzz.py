@@ -9,9 +9,14 @@ prints, per mutation kind (over all sources, then for classic IR and for today's
 * refused: files ``read_model`` refuses, and how many of them irreshape reports an error in (target >= 99.5%);
 * false: accepted files with an irreshape error on a layer whose declared dims and precisions equal
   OpenVINO's (target 0); ``beyond``: errors of the rules that go beyond OpenVINO on purpose (IR104, IR111);
+* f-refuse: accepted files where irreshape gives a layer the status ``invalid`` or a finding says read_model
+  refuses it (target 0);
 * IR900 (target 0), and crashes or timeouts of the child (a resource bomb).
 
     python scripts/fuzz.py -n 3000 --seed 1 --json fuzz.json   # then read the misses in fuzz.json
+
+``--static`` adds a static copy of each dynamic source (its dynamic dims at 2, through ``Model.reshape``), where
+the volume checks OpenVINO skips behind a special zero or a -1 (the ``pattern_volume`` edits) have static dims.
 """
 
 from __future__ import annotations
@@ -45,9 +50,11 @@ def _child(mutation: fuzzing.Mutation, folder: Path, limit_mb: int, seconds: int
         try:
             resource.setrlimit(resource.RLIMIT_AS, (limit_mb << 20, limit_mb << 20))
             signal.alarm(seconds)
-            findings = fuzzing.run_irreshape(mutation.xml, mutation.bin, folder)
+            statuses: dict = {}
+            findings = fuzzing.run_irreshape(mutation.xml, mutation.bin, folder, statuses=statuses)
             out = {"findings": [(f.code, f.severity, f.layer.id if f.layer else None,
-                                 f.layer.type if f.layer else "", f.message) for f in findings]}
+                                 f.layer.type if f.layer else "", f.message) for f in findings],
+                   "invalid": sorted(fuzzing.invalid_ids(statuses))}
             if any(f.code == "IR900" for f in findings):
                 try:
                     fuzzing.run_irreshape(mutation.xml, mutation.bin, folder, debug=True)
@@ -84,6 +91,13 @@ class _OpenVINO:
 
     def verdict(self, mutation: fuzzing.Mutation) -> fuzzing.Verdict | None:
         """OpenVINO's verdict; None where read_model crashed or hung on the edit."""
+        return self._call(fuzzing.openvino_verdict, mutation.xml, mutation.bin)
+
+    def static(self, path: Path, folder: Path) -> Path | None:
+        """A static copy of a dynamic source (fuzzing.static_source), None where there is none."""
+        return self._call(fuzzing.static_source, path, folder)
+
+    def _call(self, fn, *args):
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
         from concurrent.futures.process import BrokenProcessPool
@@ -91,7 +105,7 @@ class _OpenVINO:
         if self.pool is None:
             self.pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
         try:
-            return self.pool.submit(fuzzing.openvino_verdict, mutation.xml, mutation.bin).result(self.seconds)
+            return self.pool.submit(fn, *args).result(self.seconds)
         except (BrokenProcessPool, TimeoutError):
             for proc in list(getattr(self.pool, "_processes", {}).values()):
                 proc.kill()  # the one worker this pool started
@@ -117,7 +131,7 @@ def _one(mutation: fuzzing.Mutation, kind: str, openvino: "_OpenVINO", baseline:
         records.append(base | {"problem": "died", "detail": out["died"]})
         return s
     findings = [_Finding(*f) for f in out["findings"]]
-    j = fuzzing.judge(findings, verdict, mutation.xml, baseline)
+    j = fuzzing.judge(findings, verdict, mutation.xml, baseline, out.get("invalid", ()))
     if j.internal:
         s["ir900"] += 1
         records.append(base | {"problem": "IR900", "detail": j.internal, "traceback": out.get("traceback")})
@@ -134,6 +148,9 @@ def _one(mutation: fuzzing.Mutation, kind: str, openvino: "_OpenVINO", baseline:
             records.append(base | {"problem": "false error", "detail": j.false_errors})
         if j.beyond:
             s["beyond"] += 1
+        if j.false_refusals:
+            s["false_refusal"] += 1
+            records.append(base | {"problem": "false refusal", "detail": j.false_refusals})
     return s
 
 
@@ -152,6 +169,7 @@ def main() -> int:
     ap.add_argument("--memory", type=int, default=2500, help="MB the irreshape child may take (default 2500)")
     ap.add_argument("--timeout", type=int, default=60, help="seconds per irreshape run (default 60)")
     ap.add_argument("--json", help="write every miss, false error, IR900 and crash here")
+    ap.add_argument("--static", action="store_true", help="add a static copy of each dynamic source")
     args = ap.parse_args()
     kinds = args.kinds.split(",")
     rng = random.Random(args.seed)
@@ -162,6 +180,10 @@ def main() -> int:
     # the sources: read, checked unmutated (the errors they already have are not a mutation's doing)
     sources, baselines = [], {}
     openvino = _OpenVINO(args.timeout)
+    if args.static:
+        statics = folder / "static"
+        statics.mkdir()
+        paths = paths + [p for p in (openvino.static(path, statics) for path in paths) if p is not None]
     for path in paths:
         src = fuzzing.Source.load(path)
         verdict = openvino.verdict(fuzzing.Mutation("none", src.name, "", "", src.xml, src.bin))
@@ -204,12 +226,13 @@ def main() -> int:
         print(f"{group or 'all sources'}")
         total = Counter()
         print(f"{'kind':16} {'n':>5} {'refused':>8} {'caught':>7} {'rate':>7} {'accepted':>8} {'false':>6} "
-              f"{'beyond':>6} {'IR900':>6} {'died':>5} {'ov-crash':>8}")
+              f"{'beyond':>6} {'f-refuse':>8} {'IR900':>6} {'died':>5} {'ov-crash':>8}")
         for kind in kinds + ["total"]:
             s = stats[group + kind] if kind != "total" else total
             rate = f"{100 * s['caught'] / s['refused']:.1f}%" if s["refused"] else "-"
             print(f"{kind:16} {s['n']:5} {s['refused']:8} {s['caught']:7} {rate:>7} {s['accepted']:8} "
-                  f"{s['false']:6} {s['beyond']:6} {s['ir900']:6} {s['died']:5} {s['openvino_crashed']:8}")
+                  f"{s['false']:6} {s['beyond']:6} {s['false_refusal']:8} {s['ir900']:6} {s['died']:5} "
+                  f"{s['openvino_crashed']:8}")
             if kind != "total":
                 total.update(s)
     if args.json:

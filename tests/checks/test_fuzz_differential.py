@@ -7,7 +7,9 @@ and by irreshape (in process, through the API):
 * no edit ever gives an internal error (IR900);
 * an accepted file gets no error on a layer whose declared dims and precisions equal OpenVINO's;
 * a refused file gets an error, for every kind of edit read_model refuses (``CAUGHT``; precisions and <dim>s it
-  never refuses).
+  never refuses);
+* an accepted file has no layer of status ``invalid`` and no finding saying read_model refuses it (issue 29: the
+  pattern edits behind a special zero or a -1, on static copies of a BERT export and an attention block).
 
 The sources: the smallest real IR pairs, classic (wild and exported) and of today's exporters (tests/data/today)
 alike, as issue 22's done-when asks of both.
@@ -23,7 +25,8 @@ from irtools import fuzzing
 pytest.importorskip("openvino")
 
 # the kinds of edit whose refusals irreshape reports, every one of them
-CAUGHT = ("edge", "const_value", "const_shape", "version", "parameter_shape", "attribute", "element_type")
+CAUGHT = ("edge", "const_value", "const_shape", "version", "parameter_shape", "attribute", "element_type",
+          "pattern_volume")
 # precision and dim edits are never refused (read_model ignores both): only the false-error rule applies to them
 PER_KIND = 14
 SEED = 20260
@@ -38,8 +41,13 @@ def sources(tmp_path_factory):
 
     today = [p for p in smallest(fuzzing.sources(wild=False, models=False)) if "tokenizer" not in p.stem][:2]
     folder = tmp_path_factory.mktemp("fuzz")
+    # static copies of an exported BERT and of an attention block (issue 29): their view patterns hold special zeros
+    # and -1, behind which OpenVINO checks no volume (the pattern_volume edits)
+    statics = [fuzzing.static_source(p, folder) for p in (fuzzing.TODAY / "bert_features.xml",
+                                                           fuzzing.MODELS / "pt_mha_split_merge.xml")]
+    assert all(statics)
     out = []
-    for path in smallest(fuzzing.sources(today=False))[:6] + today:
+    for path in smallest(fuzzing.sources(today=False))[:6] + today + statics:
         src = fuzzing.Source.load(path)
         if fuzzing.openvino_verdict(src.xml, src.bin).refused:
             continue
@@ -65,9 +73,10 @@ def judged(sources) -> list[tuple[str, str, fuzzing.Verdict, fuzzing.Judgement]]
                 continue
             done += 1
             verdict = fuzzing.openvino_verdict(mutation.xml, mutation.bin)
-            findings = fuzzing.run_irreshape(mutation.xml, mutation.bin, folder)
+            statuses: dict = {}
+            findings = fuzzing.run_irreshape(mutation.xml, mutation.bin, folder, statuses=statuses)
             out.append((kind, f"{kind} on {src.name}: {mutation.what}", verdict,
-                        fuzzing.judge(findings, verdict, mutation.xml, baseline)))
+                        fuzzing.judge(findings, verdict, mutation.xml, baseline, fuzzing.invalid_ids(statuses))))
         assert done == PER_KIND, kind
     return out
 
@@ -79,6 +88,62 @@ def test_no_internal_error(judged):
 def test_no_error_on_a_layer_that_agrees_with_openvino(judged):
     false = [(what, e) for _, what, _, j in judged for e in j.false_errors]
     assert false == []
+
+
+def test_no_refusal_claimed_where_read_model_reads_the_file(judged):
+    """Issue 29: on a file read_model reads, no layer has the status `invalid` and no finding says read_model
+    refuses it; the pattern edits behind a special zero or a -1 give such files."""
+    assert [(what, j.false_refusals) for _, what, _, j in judged if j.false_refusals] == []
+    assert any(kind == "pattern_volume" and v.refused is None for kind, _, v, _ in judged)
+
+
+def _attention_views(tmp_path, edit_to):
+    """A static attention view, [2,16,32] by [0,0,4,8] (special_zero), a Transpose, and the view back by
+    [0,4,0,8]; the first pattern edited in the .bin to ``edit_to`` (as the hidden BERT exports were)."""
+    ops = pytest.importorskip("openvino.opset13")
+    ov = pytest.importorskip("openvino")
+    np = pytest.importorskip("numpy")
+
+    def c(values):
+        return ops.constant(np.array(values, np.int64))
+
+    x = ops.parameter([2, 16, 32], np.float32, name="x")
+    a = ops.reshape(x, c([0, 0, 4, 8]), True, name="A")
+    b = ops.reshape(ops.transpose(a, c([0, 2, 1, 3])), c([0, 4, 0, 8]), True, name="B")
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([ops.result(ops.relu(b))], [x], "m"), str(path), compress_to_fp16=False)
+    old = np.array([0, 0, 4, 8], np.int64).tobytes()
+    data = path.with_suffix(".bin").read_bytes()
+    assert data.count(old) == 1
+    return path.read_bytes(), data.replace(old, np.array(edit_to, np.int64).tobytes())
+
+
+def test_a_volume_behind_a_special_zero_is_no_refusal(tmp_path):
+    """Issue 29: [0,0,4,8] edited to [0,0,4,16] makes the view [2,16,4,16] out of 1024 elements, and the view back
+    gets [2,4,16,16] for [2,4,16,8]: read_model reads it (no volume check behind a special zero). The edited layer
+    is a mismatch with IR104, the one after it repeats its declared dims; neither is invalid, and no finding says
+    read_model refuses the file."""
+    xml, bin_ = _attention_views(tmp_path, [0, 0, 4, 16])
+    verdict = fuzzing.openvino_verdict(xml, bin_)
+    assert verdict.refused is None
+    statuses: dict = {}
+    findings = fuzzing.run_irreshape(xml, bin_, tmp_path, statuses=statuses)
+    judged = fuzzing.judge(findings, verdict, xml, invalid=fuzzing.invalid_ids(statuses))
+    assert judged.caught and judged.false_errors == [] and judged.false_refusals == []
+    assert {f.code for f in findings if f.layer.name == "A"} >= {"IR101", "IR104"}
+
+
+def test_a_volume_without_a_special_zero_is_a_refusal(tmp_path):
+    """The control: [0,0,4,8] edited to [2,16,4,16] (no special zero, no -1): read_model refuses the file, and
+    irreshape gives the layer an error and the status `invalid`."""
+    xml, bin_ = _attention_views(tmp_path, [2, 16, 4, 16])
+    verdict = fuzzing.openvino_verdict(xml, bin_)
+    assert verdict.refused is not None
+    statuses: dict = {}
+    findings = fuzzing.run_irreshape(xml, bin_, tmp_path, statuses=statuses)
+    assert fuzzing.judge(findings, verdict, xml).caught
+    names = {f.layer.id: f.layer.name for f in findings if f.layer is not None}
+    assert "A" in {names.get(lid) for lid in fuzzing.invalid_ids(statuses)}
 
 
 def test_no_consumer_mismatch_blamed_on_an_agreeing_reshape(tmp_path):

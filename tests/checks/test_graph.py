@@ -242,7 +242,18 @@ def test_float_shape_arithmetic_like_openvino(tmp_path, dim, chain, compress):
     theirs = str(ov.Core().read_model(str(path)).get_result().get_output_partial_shape(0))
     layers, findings = verdicts(str(path))
     assert (layers["r"].status, expected(layers["r"])) == ("ok", theirs)
-    assert not [f for f in findings if f.severity in ("error", "warning")]
+    # the view [b, v, v, 64] of [b, d, 64] holds only where v * v = d: an IR503 (issue 29: a dim taken twice, or
+    # constants of another count) is fair only where OpenVINO refuses the model at a static shape
+    assert not [f for f in findings if f.severity in ("error", "warning") and f.code != "IR503"]
+    if any(f.code == "IR503" for f in findings):
+        def holds(n):
+            model = ov.Core().read_model(str(path))
+            try:
+                model.reshape({"x": ov.PartialShape([2, n, 64])})
+            except Exception:  # noqa: BLE001 - OpenVINO's refusal is the verdict
+                return False
+            return True
+        assert not all(holds(n) for n in ([7] if dim == "7" else [3, 5, 9]))
 
 
 def test_float_engine_rules():

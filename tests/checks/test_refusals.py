@@ -315,3 +315,24 @@ def test_a_const_whose_values_disagree_with_its_declared_dims_in_the_blame_readi
     found = check_file(str(path), Options(debug=False)).findings
     assert "IR900" not in [f.code for f in found]
     assert any(f.severity == "error" and f.layer is not None and f.layer.name == name for f in found)
+
+
+@pytest.mark.parametrize("op", ["broadcast", "tile"])
+@pytest.mark.parametrize("converted", [True, False])
+def test_a_negative_shape_value_is_refused_unless_a_const_gives_it(tmp_path, op, converted):
+    """A fuzz find (an edge of a static BART rewired to a Const [-1]): a shape input's value folded from a subgraph
+    (a Convert of a Const) is read as its bounds, and OpenVINO refuses a negative one ("Value for partial shape
+    evaluation can't be lower than zero."); straight from a Const node, -1 is a dynamic dim."""
+    x = ops.parameter([1, 3], np.float32, name="x")
+    shape = ops.constant(np.array([2, 3], np.int64))
+    target = ops.convert(shape, "i32") if converted else shape
+    y = ops.broadcast(x, target) if op == "broadcast" else ops.tile(x, target)
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([ops.result(y)], [x], "m"), str(path), compress_to_fp16=False)
+    weights = path.with_suffix(".bin")
+    data = weights.read_bytes()
+    assert data.count(np.array([2, 3], np.int64).tobytes()) == 1
+    weights.write_bytes(data.replace(np.array([2, 3], np.int64).tobytes(), np.array([-1, 3], np.int64).tobytes()))
+    refused = _refused(path)
+    codes = {code for code, _ in _findings(path)}
+    assert (refused is not None) == converted == ("IR303" in codes), (refused, codes)

@@ -74,8 +74,8 @@ def i64(*values):
 @dataclass
 class Case:
     """A model, the IR4xx codes irreshape gives it and the layer it flags, and what the CPU plugin does:
-    ``fails`` "compile", "infer" (on some feed), or None (it compiles and every feed runs); ``named``: the node
-    its failure names (None: none)."""
+    ``fails`` "compile", "infer" (on some feed), "infer-all" (on every feed), or None (it compiles and every feed
+    runs); ``named``: the node its failure names (None: none)."""
 
     build: Callable[[], tuple[list, list, list[list]]]  # (outputs, parameters, feeds)
     codes: set[str]
@@ -219,6 +219,13 @@ CASES = {
     "reshape, special zero, same volume": Case(reshape([-1, 3, 4], [0, 12], True, [(2, 3, 4), (5, 3, 4)], relu),
                                                set(), None),
     "reshape, static pattern on a dynamic dim that fits": Case(reshape([-1, 4], [8], False, [(2, 4)]), set(), None),
+    # issue 29: dims not copied that fit at no value fail every input; one that fits at one value is IR503's
+    "reshape, a dynamic dim that fits at no value": Case(reshape([-1, 8], [4], False, [(1, 8), (2, 8)]), {"IR404"},
+                                                          "infer-all", "RS", "RS"),
+    "reshape, special zero, dims not copied fit at no value": Case(
+        reshape([3, -1, 4], [0, 2], True, [(3, 1, 4), (3, 2, 4)], relu), {"IR404"}, "infer-all", "RS", "RELU"),
+    "reshape, special zero, a dynamic dim that fits at one value": Case(
+        reshape([2, -1, 4], [0, 7, 4], True, [(2, 7, 4), (2, 5, 4)]), set(), "infer", None, "RS"),
 }
 
 
@@ -278,6 +285,9 @@ def test_the_rule_fires_where_the_cpu_plugin_fails(outcomes, name):
     if case.fails == "compile":
         assert "compile" in plugin, plugin
         message = plugin["compile"]
+    elif case.fails == "infer-all":
+        assert "compile" not in plugin and len(errors) == len(plugin["runs"]), plugin  # no input runs
+        message = errors[0]
     else:
         assert "compile" not in plugin and errors and len(errors) < len(plugin["runs"]), plugin  # runs while it fits
         message = errors[0]
@@ -324,3 +334,40 @@ def test_a_static_volume_change_corrupts_the_heap(tmp_path):
     except subprocess.TimeoutExpired:
         return  # the corrupted heap deadlocks it
     assert proc.returncode != 0 or json.loads(proc.stdout)["runs"] == [{"shapes": [[2, 5]]}], proc.stderr[-2000:]
+
+
+def test_a_dim_pinned_behind_a_special_zero_is_ir503(tmp_path):
+    """Issue 29: `[2,?,4]` by `[0,7,4]` (special_zero=true) reshapes at any dim 1 (OpenVINO checks no volume behind a
+    special zero) and runs on the CPU plugin only where it is 7 (the case above): the pin is IR503's, with the value."""
+    outputs, params, _ = reshape([2, -1, 4], [0, 7, 4], True, [])()
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([o15.result(n) for n in outputs], params, "m"), str(xml), compress_to_fp16=False)
+    found = [f for f in check_file(str(xml)).findings if f.code == "IR503"]
+    assert [f.layer.name for f in found] == ["RS"] and "only at 7 " in found[0].message
+
+
+# -- generated cases (tests/irtools/pins.py; scripts/pins.py runs hundreds) ---------------------------------------
+
+GENERATED = 40
+SEED = 2029
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory):
+    """Seeded generated Reshapes on dynamic inputs, each compiled once on the CPU plugin (in a child process) and
+    inferred at several sizes of each dynamic dim, and judged by OpenVINO's shape inference over a grid."""
+    from irtools import pins
+
+    return pins.cases(GENERATED, SEED, tmp_path_factory.mktemp("pins"))
+
+
+def test_every_generated_cpu_failure_is_warned(generated):
+    failing = [j for j in generated if j.truth.cpu_fails]
+    assert len(failing) >= 10  # the subset exercises the rules
+    assert [str(j.spec) for j in failing if not j.warned] == []
+
+
+def test_no_cpu_or_pin_warning_on_a_generated_control(generated):
+    controls = [j for j in generated if j.truth.always and j.truth.cpu and all(j.truth.cpu.values())]
+    assert len(controls) >= 5
+    assert [(str(j.spec), j.unfair) for j in controls if j.unfair] == []

@@ -353,14 +353,21 @@ def test_suppressed_layers_are_skipped(corrupted):
 
 def test_invalid_and_unverified_are_never_fixed(tmp_path):
     x = ops.parameter([2, 3, 4], np.float32, name="x")
-    bad = ops.reshape(x, _c([0, 5]), True)  # OpenVINO accepts [2,5]; the volume differs: invalid
+    bad = ops.reshape(x, _c([6, 4]), False)  # the pattern edited below to [5,4]: read_model refuses it, invalid
     y = ops.parameter([2, 3], np.float32, name="y")
     s = ops.parameter([2], np.int64, name="s")
     unknown = ops.reshape(y, s, False)  # pattern from a Parameter: unverified
     path = tmp_path / "m.xml"
     ov.save_model(ov.Model([bad.output(0), unknown.output(0)], [x, y, s], "m"), str(path))
+    weights = path.with_suffix(".bin")
+    data = weights.read_bytes()
+    pattern = np.array([6, 4], np.int64).tobytes()
+    assert data.count(pattern) == 1
+    weights.write_bytes(data.replace(pattern, np.array([5, 4], np.int64).tobytes()))
+    with pytest.raises(Exception):
+        ov.Core().read_model(str(path))
     text = path.read_text()
-    text = text.replace("<dim>5</dim>", "<dim>6</dim>")  # lie on the invalid one, too
+    text = text.replace("<dim>6</dim>", "<dim>7</dim>")  # lie on the invalid one, too
     path.write_text(text)
     result = check_file(str(path))
     assert sorted(r.status for r in result.layers) == ["invalid", "unverified"]
@@ -369,6 +376,22 @@ def test_invalid_and_unverified_are_never_fixed(tmp_path):
 
     assert (outcome.changed, outcome.fixed, outcome.refused) == (False, [], [])
     assert path.read_text() == text
+
+
+def test_a_volume_the_spec_forbids_is_fixed_to_what_read_model_infers(tmp_path):
+    """IR104: read_model reads `[2,3,4]` by `[0,5]` (special_zero) as [2,5]; a layer declaring [2,6] there is a
+    mismatch, not invalid, and --fix writes [2,5] (the IR104 stays)."""
+    x = ops.parameter([2, 3, 4], np.float32, name="x")
+    path = tmp_path / "m.xml"
+    ov.save_model(ov.Model([ops.reshape(x, _c([0, 5]), True).output(0)], [x], "m"), str(path))
+    path.write_text(path.read_text().replace("<dim>5</dim>", "<dim>6</dim>"))
+    ov.Core().read_model(str(path))  # it loads
+    result = check_file(str(path))
+    assert [r.status for r in result.layers] == ["mismatch"]
+    assert {f.code for f in result.findings} == {"IR101", "IR104"}
+    assert fix.fix_file(result, write=True).changed
+    assert [r.status for r in check_file(str(path)).layers] == ["ok"]
+    assert {f.code for f in check_file(str(path)).findings} == {"IR104"}
 
 
 def test_mismatch_with_unknown_dims_is_refused(tmp_path):

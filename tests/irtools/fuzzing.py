@@ -5,7 +5,10 @@ hand edit or a buggy script makes them, each judged by OpenVINO and by irreshape
 * :func:`openvino_verdict` - OpenVINO's judgement of an IR pair: refused (its message), or accepted with every
   top-level layer's inferred dims and element types.
 * :func:`judge` - irreshape's findings on the pair against that verdict: refused files must get an error; an
-  accepted file must get no error on a layer whose declared dims and precisions equal OpenVINO's.
+  accepted file must get no error on a layer whose declared dims and precisions equal OpenVINO's, no layer of
+  status ``invalid`` and no finding saying read_model refuses it.
+* :func:`static_source` - a static copy of a dynamic source (its Parameters at small values, through
+  ``Model.reshape``): the volume checks OpenVINO skips need static dims.
 
 Used by ``scripts/fuzz.py`` (thousands of mutations, rates per kind) and by
 ``tests/checks/test_fuzz_differential.py`` (a seeded subset).
@@ -29,7 +32,7 @@ MODELS = ROOT / "tests" / "data" / "models"
 TODAY = ROOT / "tests" / "data" / "today"  # IR written by today's exporters (scripts/export_today.py)
 
 KINDS = ("attribute", "version", "edge", "parameter_shape", "element_type", "const_value", "precision", "dim",
-         "const_shape")
+         "const_shape", "pattern_volume")
 # the rules that go beyond OpenVINO on purpose (the README's "Three checks go beyond OpenVINO"): an error of
 # theirs on an accepted file is not a false error
 BEYOND = {"IR104", "IR111"}
@@ -283,7 +286,62 @@ def mutate(src: Source, kind: str, rng: random.Random) -> Mutation | None:
             return None
         d.set("shape", new)
         return done(f"Const '{lay.get('name')}' shape: {old!r} -> {new!r}", lay)
+    if kind == "pattern_volume":
+        return _pattern_volume(src, root, layers, rng, done)
     raise ValueError(f"unknown mutation kind {kind!r}")
+
+
+def _const_values(layer, bin_: bytes):
+    """A Const's integer values, its dtype and offset (None where it is not a small integer Const the .bin holds)."""
+    d = _data(layer)
+    if layer.get("type") != "Const" or d is None or d.get("element_type") not in _INT_TYPES:
+        return None
+    try:
+        shape = [int(t) for t in d.get("shape", "").split(",") if t.strip()]
+        off, size = int(d.get("offset")), int(d.get("size"))
+    except (TypeError, ValueError):
+        return None
+    dt = np.dtype(_INT_TYPES[d.get("element_type")])
+    n = int(np.prod(shape)) if shape else 1
+    if len(shape) != 1 or not 0 < n <= 16 or size != n * dt.itemsize or off + size > len(bin_):
+        return None
+    return np.frombuffer(bin_, dtype=dt, count=n, offset=off).copy(), dt, off
+
+
+def _pattern_volume(src: "Source", root, layers: list, rng: random.Random, done) -> "Mutation | None":
+    """A Reshape's Const pattern that holds a special zero or a -1 edited where it is neither (the zeros and the -1
+    kept): OpenVINO then skips the volume check, so the volumes may disagree while read_model reads the file (an
+    attention view's [0,0,4,8] made [0,0,4,16], or [0,4,0,8] whose input a lie upstream changed)."""
+    ids = {lay.get("id"): lay for lay in layers}
+    edges = root.find("edges")
+    feeds = {} if edges is None else {(e.get("to-layer"), e.get("to-port")): e.get("from-layer") for e in edges}
+    cands = []
+    for lay in layers:
+        if lay.get("type") != "Reshape" or _data(lay) is None:
+            continue
+        const = ids.get(feeds.get((lay.get("id"), "1")))
+        got = None if const is None else _const_values(const, src.bin)
+        if got is None:
+            continue
+        values = got[0]
+        zero = (_data(lay).get("special_zero") or "").lower() == "true" and 0 in values
+        keep = {i for i, v in enumerate(values) if v == -1 or (zero and v == 0)}
+        if (zero or -1 in values) and len(keep) < len(values):
+            cands.append((lay, const, *got, keep))
+    if not cands:
+        return None
+    lay, const, values, dt, off, keep = rng.choice(cands)
+    i = rng.choice([k for k in range(len(values)) if k not in keep])
+    old = int(values[i])
+    new = rng.choice([old * 2, old + 1, max(1, old // 2), 1, 3, 7])
+    if new == old:
+        return None
+    values[i] = new
+    bin_ = src.bin[:off] + values.tobytes() + src.bin[off + values.nbytes:]
+    mutation = done(f"Reshape '{lay.get('name')}' pattern Const '{const.get('name')}' [{i}]: {old} -> {new} "
+                    f"(of {[int(v) for v in values]}, special_zero={_data(lay).get('special_zero')})", lay)
+    mutation.bin = bin_
+    return mutation
 
 
 # -- OpenVINO's verdict -------------------------------------------------------------------------------------------
@@ -378,21 +436,32 @@ class Judgement:
     internal: list  # IR900 messages
     false_errors: list  # on an accepted file: (code, layer id, layer type, message) on a layer that agrees
     beyond: list  # errors of the rules that go beyond OpenVINO on purpose
+    # on an accepted file: a layer of status invalid ("status invalid", layer id) or a finding that says read_model
+    # refuses it (code, layer id, message)
+    false_refusals: list = field(default_factory=list)
 
     @property
     def caught(self) -> bool:
         return bool(self.errors)
 
 
-def judge(findings, verdict: Verdict, xml: bytes, baseline: set = frozenset()) -> Judgement:
+# what a finding says where read_model refuses the file
+REFUSAL_CLAIMS = ("read_model refuses",)
+
+
+def judge(findings, verdict: Verdict, xml: bytes, baseline: set = frozenset(), invalid=()) -> Judgement:
     """irreshape's findings on a mutated pair against OpenVINO's verdict. ``baseline``: (code, layer id) of the
-    errors the unmutated source already has (not the mutation's doing)."""
+    errors the unmutated source already has (not the mutation's doing); ``invalid``: the ids of the layers whose
+    status is ``invalid`` (:func:`run_irreshape`'s ``statuses``)."""
     errors, internal, false_errors, beyond = [], [], [], []
+    refusals = [] if verdict.refused is not None else [("status invalid", lid, "") for lid in invalid]
     decl = None
     for f in findings:
         if f.code == "IR900":
             internal.append(f.message)
             continue
+        if verdict.refused is None and any(claim in f.message for claim in REFUSAL_CLAIMS):
+            refusals.append((f.code, f.layer.id if f.layer else None, f.message))
         if f.severity != "error":
             continue
         lid = f.layer.id if f.layer else None
@@ -410,15 +479,56 @@ def judge(findings, verdict: Verdict, xml: bytes, baseline: set = frozenset()) -
             false_errors.append((f.code, None, "", f.message))
         elif lid in decl and agrees(decl[lid], verdict):
             false_errors.append((f.code, lid, f.layer.type, f.message))
-    return Judgement(verdict.refused, errors, internal, false_errors, beyond)
+    return Judgement(verdict.refused, errors, internal, false_errors, beyond, refusals)
 
 
-def run_irreshape(xml: bytes, bin: bytes, folder: Path, debug: bool = False) -> list:
-    """irreshape's findings on the pair (written to ``folder``), in process, through the API."""
+def run_irreshape(xml: bytes, bin: bytes, folder: Path, debug: bool = False, statuses: dict | None = None) -> list:
+    """irreshape's findings on the pair (written to ``folder``), in process, through the API. With ``statuses`` (a
+    dict), every layer is listed (``--layers all``) and ``statuses`` gets each top-level layer's status by id."""
     import irreshape
 
     path = folder / "m.xml"
     path.write_bytes(xml)
     path.with_suffix(".bin").write_bytes(bin)
-    report = irreshape.check(str(path), isolated=True, jobs=1, debug=debug)
+    report = irreshape.check(str(path), isolated=True, jobs=1, debug=debug,
+                             layers="all" if statuses is not None else None)
+    if statuses is not None:
+        statuses.update((lr.layer.id, str(lr.status)) for file in report.files for lr in file.layers)
     return [f for file in report.files for f in file.findings]
+
+
+def invalid_ids(statuses: dict) -> set:
+    return {lid for lid, status in statuses.items() if status == "invalid"}
+
+
+def static_source(path: Path, folder: Path, value: int = 2) -> Path | None:
+    """A static copy of the dynamic IR pair ``path`` in ``folder`` (needs openvino): every dynamic Parameter dim
+    at ``value`` (the upper bound of an interval that excludes it), re-inferred by ``Model.reshape`` and saved;
+    None where the source is static already or OpenVINO cannot make it static."""
+    import openvino as ov
+
+    from .oracle import core
+    try:
+        model = core().read_model(str(path))
+        shapes, dynamic = {}, False
+        for p in model.get_parameters():
+            ps = p.get_partial_shape()
+            if ps.rank.is_dynamic:
+                return None
+            dims = []
+            for d in ps:
+                if d.is_static:
+                    dims.append(d.get_length())
+                else:
+                    dynamic = True
+                    lo, hi = d.get_min_length(), d.get_max_length()
+                    dims.append(value if lo <= value and (hi < 0 or value <= hi) else max(lo, 1))
+            shapes[p.output(0)] = ov.PartialShape(dims)
+        if not dynamic:
+            return None
+        model.reshape(shapes)
+        out = folder / f"{path.stem}_static.xml"
+        ov.save_model(model, str(out), compress_to_fp16=False)
+    except Exception:  # noqa: BLE001 - a model OpenVINO cannot make static is not a source
+        return None
+    return out

@@ -9,12 +9,13 @@ from ..core.dims import Dim, Shape
 from ..core.findings import ERROR, GRAPH
 from ..core.results import FileResult, LayerResult, Options, PortResult, Status
 from ..frontends.openvino.model import IRModel, Layer, Port
+from ..rules.layers import REJECTED
 from ..rules.reshape import INVALID_PATTERN
 from . import failed
 from .graph import Graph, order
 from .layers import LayerChecks, check_precisions, expected_type
 from .pinned import pinned_dims
-from .reshape import checker, same_verdict, verdict_key
+from .reshape import breaks_spec, checker, same_verdict, verdict_key
 from .structure import check_graph, graph_cycles
 from .variables import check_variables
 
@@ -168,12 +169,13 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
             if key is not None and verdict.status is Status.OK and not findings and verdict.expected is not None:
                 passed[key] = verdict  # type: ignore[index]
             second = None
-            # OpenVINO's refusal of the layer (IR103) stays its error unless a lie upstream is an error
-            alt = readings.second() if verdict.status in _LIES and (not any(
+            # OpenVINO's refusal of the layer (IR103) stays its error unless a lie upstream is an error; a volume the
+            # spec forbids (IR104, IR111: read_model reads the layer) may repeat a lie upstream as well
+            alt = readings.second() if (verdict.status in _LIES or breaks_spec(findings)) and (not any(
                 f.rule is INVALID_PATTERN for f in findings) or readings.excuses(layer)) else None
             if alt is not None:
                 second, second_findings = check(layer, alt)
-                if second.status is Status.OK:
+                if second.status is Status.OK and not breaks_spec(second_findings):
                     findings = second_findings
                 else:
                     second = None
@@ -214,11 +216,12 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
 
 
 def _blame(result: FileResult, findings: list) -> None:
-    """Findings on layers the whole file judges (an Assign and its variable): each such layer's verdict invalid."""
+    """Findings on layers the whole file judges (an Assign and its variable): the verdict of each layer read_model
+    refuses invalid."""
     result.findings += findings
-    blamed = {f.layer.id for f in findings if f.layer is not None}
+    blamed = {f.layer.id for f in findings if f.layer is not None and f.rule is REJECTED}
     for verdict in (*result.layers, *result.flagged):
-        if verdict.layer.id in blamed:
+        if verdict.layer.id in blamed:  # read_model refuses it (IR303); an IR310 loads and fails at compile_model
             verdict.status = Status.INVALID
 
 
@@ -229,6 +232,8 @@ def _record(graph: Graph, readings: Readings, layer: Layer, verdict: LayerResult
     if out is not None and verdict.expected_known:
         graph.set_shape(out, verdict.expected)  # and the blame reading's, once made, from readings.family
     lying = [out] if out is not None and second is None and verdict.status in _LIES else []
+    # read_model refuses the file there only where OpenVINO's reading rejects the layer (invalid), not where it
+    # breaks the spec (IR104, IR111: it loads)
     spared = None if second is None else ({id(out): second.expected} if second.expected_known else {})
     verdict.causes = readings.record(layer, lying, spared, spared is not None and verdict.status is Status.INVALID)
 

@@ -25,7 +25,10 @@ from .reshape import checker
 from .runtime import squeezed_dynamic
 
 PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
-SCREEN = (1, 2)  # every dynamic dim at once: a pin fails at 1 (a pin to another value, to multiples) or at 2
+# every dynamic dim at once: a pin fails at 1 (a pin to another value, to multiples), at 2 (a pin to 1), or at 5 (a
+# pin to the divisors of a number, or where a dim divided by 3 leaves a special zero that copies it below 3)
+SCREEN = (1, 2, 5)
+DISTINCT = (2, 3, 5, 7, 11, 13)  # a last screen: each axis at its own value
 UPSTREAM = "its input cannot be inferred: a layer before it fails"
 _FAILS = (INVALID_PATTERN, VOLUME_MISMATCH)
 
@@ -36,11 +39,12 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
     First each dim alone, the others left as they are (dims tied across inputs, a sequence length shared by
     ``input_ids`` and ``attention_mask``, stay compatible); then, for a suspect that needs several dims at
     once (``view(1, 16, 4, 8)`` on ``[?, ?, 32]``), each dim with the others where the suspect holds."""
-    suspects = [v for v in verdicts if _suspect(v, graph)]
+    kinds = {v.layer.id: _suspect(v, graph) for v in verdicts}
+    suspects = [v for v in verdicts if kinds[v.layer.id]]
     if not suspects:
         return []
     probe = _Probe(model, graph, suspects)
-    suspects = probe.screen(suspects)
+    suspects = probe.screen(suspects, {lid for lid, kind in kinds.items() if kind == IRREGULAR})
     for batch in probe.batches() if suspects else ():
         suspects = probe.sweep(suspects, batch, {})
         if not suspects:
@@ -55,6 +59,7 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
                 group = probe.sweep(group, [k], {key: n for key, n in base if not probe.tied(k, key)})
                 if not group:
                     break
+        probe.never(suspects)
     return probe.found
 
 
@@ -81,15 +86,20 @@ class _Probe:
     def key(self, k: int) -> tuple[str, int]:
         return self.dims[k][0].id, self.dims[k][1]
 
-    def screen(self, suspects: list[LayerResult]) -> list[LayerResult]:
+    def screen(self, suspects: list[LayerResult], irregular: set[str] = frozenset()) -> list[LayerResult]:
         """The suspects that fail with every dynamic dim at one of SCREEN (each that it may take): a layer that
-        holds at both (or whose input a failing layer before it hides) pins nothing, and is not probed
+        holds at each (or whose input a failing layer before it hides) pins nothing, and is not probed
         further."""
         failing: set[str] = set()
-        for value in SCREEN:
-            assign = {self.key(k): value for k in range(len(self.dims)) if self.dims[k][2].contains(value)}
-            if assign:
-                failing.update(lid for lid, why in self.judge(suspects, assign).items() if why and why != UPSTREAM)
+        # each value of SCREEN at every dim, then the axes at distinct values (one axis at one value in every
+        # input, so that dims tied across inputs stay tied): a pin of one dim to another of its input
+        distinct = {k: DISTINCT[self.dims[k][1] % len(DISTINCT)] for k in range(len(self.dims))}
+        for i, values in enumerate([dict.fromkeys(range(len(self.dims)), v) for v in SCREEN] + [distinct]):
+            assign = {self.key(k): n for k, n in values.items() if self.dims[k][2].contains(n)}
+            # one failure is enough to probe further; past 1 and 2, only the irregular suspects
+            pending = [v for v in suspects if v.layer.id not in failing and (i < 2 or v.layer.id in irregular)]
+            if assign and pending:
+                failing.update(lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM)
         self.decided.clear()
         return [v for v in suspects if v.layer.id in failing]
 
@@ -209,6 +219,9 @@ class _Probe:
         for v in suspects:
             k = by.get(v.layer.id)
             verdict = _pin(holds[v.layer.id]) if k is not None and len(holds[v.layer.id]) > 1 else None
+            if verdict is None and k is not None and not base and len(holds[v.layer.id]) > 1 \
+                    and all(holds[v.layer.id].values()) and self.alone(v, k):
+                verdict = "never"  # at none of the values tried
             if verdict is None:
                 rest.append(v)
                 continue
@@ -216,10 +229,16 @@ class _Probe:
             bad, why = next((n, w) for n, w in holds[v.layer.id].items() if w)
             good = [n for n, w in holds[v.layer.id].items() if not w]
             joint = self.product(v, k, good[0], base) if base and len(good) == 1 else ""  # type: ignore[arg-type]
-            self.found.append(Finding(PINNED, f"{describe(v.layer)} pins dim {axis} of Parameter {param.name!r} "
-                                      f"{format_shape(self.shapes[param.id])}: it holds {verdict}{where}{joint}; at "
-                                      f"{bad}: {why}", v.layer.line, v.layer.ref))
+            what = f"dim {axis} of Parameter {param.name!r} {format_shape(self.shapes[param.id])}"
+            head = f"pins {what}: it holds {verdict}" if good else \
+                f"holds at no value of {what} tried ({_tried(holds[v.layer.id])})"
+            self.found.append(Finding(PINNED, f"{describe(v.layer)} {head}{where}{joint}; at {bad}: {why}",
+                                      v.layer.line, v.layer.ref))
         return rest
+
+    def alone(self, v: LayerResult, k: int) -> bool:
+        """Whether dim ``k`` is the only dynamic dim whose cone holds the suspect ``v`` (it alone decides it)."""
+        return all(j == k or v.layer.id not in self.cone([self.dims[j][0].id]) for j in range(len(self.dims)))
 
     def working(self, suspects: list[LayerResult]) -> list[tuple[LayerResult, dict[tuple[str, int], int]]]:
         """Each suspect and the first values of all the dynamic dims at which it holds (all at one value, else
@@ -230,10 +249,13 @@ class _Probe:
             ks = tuple(k for k in range(len(self.dims)) if v.layer.id in self.cone([self.dims[k][0].id]))
             groups.setdefault(ks, []).append(v)
         found: dict[str, tuple[LayerResult, dict[tuple[str, int], int]]] = {}
+        self.failed: dict[str, tuple[dict, str]] = {}  # a suspect -> the first assignment tried and why it fails
         for ks, group in groups.items():
             keys = [self.key(k) for k in ks]
-            tries = [{key: n for key in keys} for n in values]
-            tries += [{key: (n if key == one else 1) for key in keys} for one in keys for n in values if n > 1]
+            # one dim at a value and the others at 1 first: there a dim that must be a multiple of a number (with
+            # the others' product) is seen to be one, where all at one value may hide it (3 x 3 is a multiple of 3)
+            tries = [{key: (n if key == one else 1) for key in keys} for one in keys for n in values]
+            tries += [{key: n for key in keys} for n in values if n > 1]
             for assign in tries:
                 pending = [v for v in group if v.layer.id not in found]
                 if not pending:
@@ -242,7 +264,25 @@ class _Probe:
                     for lid, why in self.judge(pending, assign).items():
                         if not why:
                             found[lid] = next(v for v in pending if v.layer.id == lid), assign
+                        elif why != UPSTREAM:
+                            self.failed.setdefault(lid, (assign, why))
+        self.held = set(found)
         return list(found.values())
+
+    def never(self, suspects: list[LayerResult]) -> None:
+        """IR503 for each suspect that :meth:`working` made hold at no assignment it tried (every dim at one value,
+        or one at a value and the others at 1)."""
+        for v in suspects:
+            lid = v.layer.id
+            if lid in self.held or lid not in self.failed:
+                continue
+            assign, why = self.failed[lid]
+            dims = ", ".join(f"dim {a} of {self._name(pid)!r}" for pid, a in assign)
+            at = ", ".join(f"{n}" for n in assign.values())
+            values = ", ".join(map(str, sorted({*PROBES, *self.extra})))
+            self.found.append(Finding(PINNED, f"{describe(v.layer)} holds at no assignment tried of {dims} (each "
+                                      f"of {values} at every one of them, or at one and 1 at the others); at "
+                                      f"{at}: {why}", v.layer.line, v.layer.ref))
 
     def product(self, v: LayerResult, k: int, value: int, base: dict[tuple[str, int], int]) -> str:
         """Where the suspect ``v``, which holds with dim ``k`` at ``value`` and the others at ``base`` only, holds
@@ -265,35 +305,72 @@ def _same(a: Shape, b: Shape) -> bool:
     return a is not None and b is not None and [(d.lo, d.hi) for d in a] == [(d.lo, d.hi) for d in b]
 
 
-def _suspect(v: LayerResult, graph: Graph) -> bool:
+REGULAR, IRREGULAR = 1, 2  # _suspect's answers (0: not a suspect)
+
+
+def _suspect(v: LayerResult, graph: Graph) -> int:
     """A Reshape with a constant pattern whose element count ties a dynamic input dim (no -1 to absorb it, or a
-    -1 that needs it divisible by a number), or a Squeeze whose axes name a dynamic dim."""
+    -1 that needs it divisible by a number), or a Squeeze whose axes name a dynamic dim: REGULAR (it fails at 1
+    or at 2 where it pins). IRREGULAR where its pattern divides a dynamic dim or takes one twice: it may hold at
+    1 and 2 and fail elsewhere (the screen tries it at more values). 0 where it holds at every value."""
     shape, layer = v.input_shape, v.layer
     if shape is None or is_static_shape(shape) or v.status is Status.INVALID:
-        return False
+        return 0
     if layer.kind == "squeeze":
-        return _squeezes_dynamic(layer, shape, graph)
+        return REGULAR if _squeezes_dynamic(layer, shape, graph) else 0
     if layer.kind != "reshape" or not v.pattern:
-        return False
+        return 0
     pattern = [b.lo if b.lo == b.hi else None for b in v.pattern]  # None: computed (a ShapeOf's dim)
+    if 0 in pattern and not v.special_zero:
+        return 0  # a literal 0 empties the output at every value: IR111's
     copied = {i for i, p in enumerate(pattern) if v.special_zero and p == 0 and i < len(shape)}
     free = [d for i, d in enumerate(shape) if i not in copied and not d.is_static]
+    computed = pattern.count(None)
+    if computed and _taken_twice(layer, graph, {i for i in copied if not shape[i].is_static}):
+        return IRREGULAR  # one dim twice: view(d, d, 8) on [8,?], [d1, 0] on [?,?]
     if not free:
-        return False  # every dynamic dim is copied as it is
-    if None in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it takes, or divides one
-        return (-1 not in pattern and pattern.count(None) < len(free)) or _divides(layer, graph)
-    if -1 not in pattern:
-        return True
+        return 0  # every dynamic dim is copied as it is
+    # the dims copied or computed take dynamic dims as they are: the static dims left must make the element count
+    # of the known values (a -1 aside), or the dynamic dims must be multiples of what they lack
     have = prod(d.lo for i, d in enumerate(shape) if i not in copied and d.is_static)
-    need = prod(p for i, p in enumerate(pattern) if p != -1 and i not in copied)
-    return need > 0 and need // gcd(need, have) > 1
+    need = prod(p for i, p in enumerate(pattern) if p is not None and p != -1 and i not in copied)
+    if computed and _divides(layer, graph):
+        return IRREGULAR
+    if computed and -1 not in pattern:  # partly computed: a suspect where it leaves fewer dynamic dims than it
+        # takes, or where its computed dims are the input's own dynamic dims and the constants another count
+        return REGULAR if computed < len(free) or (need != have and _mirrors(layer, graph, shape, free)) else 0
+    if -1 not in pattern:
+        return REGULAR
+    return REGULAR if need > 0 and need // gcd(need, have) > 1 else 0
+
+
+def _mirrors(layer: Layer, graph: Graph, shape: list[Dim], free: list[Dim]) -> bool:
+    """Whether the pattern's computed dims are dims of a ShapeOf of a tensor of the input's rank, at the indexes of
+    as many distinct dynamic dims of the input as the input has free (not a flattened input reshaped by the dims of
+    another tensor)."""
+    src = layer.inputs[1].source if len(layer.inputs) > 1 else None
+    if src is None or src.layer.kind != "concat":
+        return False
+    indexes = set()
+    for p in src.layer.inputs:
+        value = graph.value(p.source) if p.source is not None else None
+        if isinstance(value, Value) and all(b.lo == b.hi for b in value.bounds):
+            continue  # a constant, or a static dim: counted with the known values
+        key = _shape_dim(p.source, graph)
+        if key is None or key[1] >= len(shape) or shape[key[1]].is_static:
+            return False
+        port = _shape_source(p.source)
+        if port is None or (s := graph.shape(port)) is None or len(s) != len(shape):
+            return False
+        indexes.add(key[1])
+    return len(indexes) == len(free)
 
 
 def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
-    """Whether the Reshape's pattern is computed through a division of the batch, dim 0 of a ShapeOf (TSM's
-    ``view(nt // n_segment, n_segment, ...)``): it holds only where the divisor divides the batch. A feature dim
-    split in two (``view(b, l, 2, d // 2)``) is the model's design, not a trace, and not suspect. Up to ``reach``
-    layers of the shape subgraph."""
+    """Whether the Reshape's pattern is computed through a division of a dynamic dim of a ShapeOf (TSM's
+    ``view(nt // n_segment, n_segment, ...)`` of the batch, ``view(b, l // 2, 2, d)`` of a sequence): it holds only
+    where the divisor divides the dim. A static feature dim split in two (``view(b, l, 2, d // 2)``) divides a
+    constant and is not suspect. Up to ``reach`` layers of the shape subgraph."""
     todo = [p.source for p in layer.inputs[1:2]]
     seen: set[int] = set()
     while todo and len(seen) < reach:
@@ -311,9 +388,58 @@ def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
     return False
 
 
+_THROUGH = ("convert", "squeeze", "unsqueeze")
+
+
+def _shape_source(port):
+    """The port a ShapeOf reads, where ``port`` is a Gather of a ShapeOf (through Converts, Squeezes, Unsqueezes)."""
+    while port is not None and port.layer.kind in _THROUGH:
+        port = port.layer.inputs[0].source if port.layer.inputs else None
+    gather = port.layer if port is not None else None
+    data = gather.inputs[0].source if gather is not None and gather.kind == "gather" and gather.inputs else None
+    return data.layer.inputs[0].source if data is not None and data.layer.kind == "shapeof" and data.layer.inputs \
+        else None
+
+
+def _shape_dim(port, graph: Graph) -> tuple | None:
+    """(the ShapeOf's input port's id, the index) where ``port`` is a Gather of one constant index from a ShapeOf
+    (through Converts, Squeezes and Unsqueezes), else None."""
+    while port is not None and port.layer.kind in _THROUGH:
+        port = port.layer.inputs[0].source if port.layer.inputs else None
+    gather = port.layer if port is not None else None
+    if gather is None or gather.kind != "gather" or len(gather.inputs) < 2:
+        return None
+    data = gather.inputs[0].source
+    index = graph.input_value(gather, gather.inputs[1])
+    if data is None or data.layer.kind != "shapeof" or not isinstance(index, Value) or len(index.bounds) != 1 \
+            or index.bounds[0].lo != index.bounds[0].hi or not data.layer.inputs:
+        return None
+    return id(data.layer.inputs[0].source), index.bounds[0].lo
+
+
+def _taken_twice(layer: Layer, graph: Graph, copied: set[int]) -> bool:
+    """Whether the Reshape's pattern is a Concat of which two inputs are the same dim of one ShapeOf (or a quotient
+    of it), or one is a ShapeOf's dim at an index whose dynamic dim a special zero copies (``copied``) as well."""
+    src = layer.inputs[1].source if len(layer.inputs) > 1 else None
+    if src is None or src.layer.kind != "concat":
+        return False
+    seen: set[tuple] = set()
+    for p in src.layer.inputs:
+        port = p.source
+        if port is not None and port.layer.kind in ("divide", "floormod") and port.layer.inputs:
+            port = port.layer.inputs[0].source  # a quotient of a dim takes the dim too
+        key = _shape_dim(port, graph)
+        if key is not None:
+            if key in seen or key[1] in copied:
+                return True
+            seen.add(key)
+    return False
+
+
 def _batch(divide: Layer, graph: Graph) -> bool:
-    """Whether a division's dividend is dim 0 of a ShapeOf: a Gather of index 0 (through Converts, Squeezes and
-    Unsqueezes) from one."""
+    """Whether a division's dividend is a dim of a ShapeOf: a Gather of one index (through Converts, Squeezes and
+    Unsqueezes) from one. (The division's value is dynamic: the dim is, and holds only where the divisor divides
+    it; a static feature dim split in two is a constant.)"""
     src = divide.inputs[0].source if divide.inputs else None
     while src is not None and src.layer.kind in ("convert", "squeeze", "unsqueeze"):  # type: ignore[union-attr]
         src = src.layer.inputs[0].source if src.layer.inputs else None  # type: ignore[union-attr]
@@ -323,7 +449,7 @@ def _batch(divide: Layer, graph: Graph) -> bool:
     data = gather.inputs[0].source
     index = graph.input_value(gather, gather.inputs[1])
     return data is not None and data.layer.kind == "shapeof" and isinstance(index, Value) \
-        and [(b.lo, b.hi) for b in index.bounds] == [(0, 0)]  # type: ignore[union-attr]
+        and len(index.bounds) == 1 and index.bounds[0].lo == index.bounds[0].hi  # type: ignore[union-attr]
 
 
 def _squeezes_dynamic(layer: Layer, shape: list[Dim], graph: Graph) -> bool:
@@ -351,12 +477,20 @@ def _solutions(suspects: list[LayerResult]) -> set[int]:
     for v in suspects:
         if v.layer.kind != "reshape" or not v.pattern or v.input_shape is None:
             continue
-        fixed = [b.lo for b in v.pattern if b.lo == b.hi]
+        # the dims special zeros copy take no part (they hold for every value)
+        copied = {i for i, b in enumerate(v.pattern) if v.special_zero and b.lo == b.hi == 0
+                  and i < len(v.input_shape)}
+        fixed = [b.lo for i, b in enumerate(v.pattern) if b.lo == b.hi and i not in copied]
         if any(p == 0 for p in fixed) or any(p < -1 for p in fixed):
             continue
-        static = [d.lo for d in v.input_shape if d.is_static]
-        free = len(v.input_shape) - len(static) - (len(v.pattern) - len(fixed))
+        rest = [d for i, d in enumerate(v.input_shape) if i not in copied]
+        static = [d.lo for d in rest if d.is_static]
+        free = len(rest) - len(static) - (len(v.pattern) - len(copied) - len(fixed))
         need, have = prod(p for p in fixed if p != -1), prod(static)
+        if -1 in fixed and need > 0 and have:  # the dynamic dims must hold what the static ones lack: its multiples
+            step = need // gcd(need, have)
+            if step > 1:
+                out.update((step, 2 * step))
         if free < 1 or not have or need % have:
             continue
         total = need // have

@@ -95,6 +95,16 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
     return c.res, c.findings
 
 
+# what the spec forbids and read_model accepts: an error on the layer, which leaves its status what its dims make it
+# (``invalid`` is OpenVINO's refusal alone)
+SPEC = (VOLUME_MISMATCH, LITERAL_ZERO)
+
+
+def breaks_spec(findings: list[Finding]) -> bool:
+    """Whether ``findings`` hold an error of :data:`SPEC`: the layer loads and fails at run time."""
+    return any(f.rule in SPEC for f in findings)
+
+
 # what OpenVINO infers or rejects, claimed from the dims arriving at the layer
 _CLAIMS = frozenset(r.code for r in (OUTPUT_MISMATCH, RANK_MISMATCH, INVALID_PATTERN, DYNAMIC_DECLARED, INPUT_MISMATCH,
                                      CONSUMER_MISMATCH, LITERAL_ZERO, UNPROVEN))
@@ -105,7 +115,7 @@ def _on_taken(c: _Check) -> None:
     nothing it found says what OpenVINO infers or rejects, so a mismatch or a rejection leaves it unverified. In
     a scenario (where the taken dims are the exported model's) its expected dims and volumes are not known either."""
     scenario = c.graph.scenario
-    if (not scenario and c.res.status not in (Status.MISMATCH, Status.INVALID)) or \
+    if (not scenario and c.res.status not in (Status.MISMATCH, Status.INVALID) and not breaks_spec(c.findings)) or \
             not any(c.graph.rests_on_taken(p) for p in c.layer.inputs):
         return
     if scenario:
@@ -279,13 +289,13 @@ def _recompute(c: _Check, bounds: list[Bound]) -> None:
 
 def _spec_checks(c: _Check, in_shape: Shape, bounds: list[Bound], expected: list[Dim]) -> None:
     """What the spec forbids and OpenVINO lets through: a literal 0 emptying a non-empty tensor, and a
-    change of volume behind a -1 or a special zero."""
+    change of volume behind a -1 or a special zero. Errors, but read_model reads the layer: its status stays
+    what its dims make it."""
     zeros = [i for i, b in enumerate(bounds) if b.lo == b.hi == 0]
     if not c.res.special_zero and zeros and in_shape is not None and not any(d == 0 for d in in_shape):
         c.find(LITERAL_ZERO, f"special_zero=false makes the 0 at index {', '.join(map(str, zeros))} a literal 0, "
                f"so the output {format_shape(expected)} is empty while the input {format_shape(in_shape)} is not "
                "known to be (special_zero=true copies input dims)")
-        c.res.status = Status.INVALID
     if is_static_shape(in_shape) and is_static_shape(expected):
         vin = volume(d.lo for d in in_shape)  # type: ignore[union-attr]
         vout = volume(d.lo for d in expected)
@@ -293,7 +303,6 @@ def _spec_checks(c: _Check, in_shape: Shape, bounds: list[Bound], expected: list
             c.find(VOLUME_MISMATCH, f"input {format_shape(in_shape)} has {vin} elements, output "
                    f"{format_shape(expected)} has {vout}; OpenVINO accepts this pattern only because it skips "
                    "the volume check")
-            c.res.status = Status.INVALID
 
 
 def _input(layer: "Layer", index: int) -> Optional["Port"]:

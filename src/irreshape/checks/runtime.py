@@ -124,24 +124,43 @@ def squeezed_dynamic(layer: "Layer", graph: "Graph", in_shape: list) -> list[int
 
 
 def _volume_mismatch(in_shape: list, res: LayerResult) -> str | None:
-    """Why no non-empty input runs through a Reshape whose pattern has known values and no -1, on a dynamic input:
-    the input dims its special zeros do not copy are static and hold another number of elements than the rest of
-    the pattern. None where they hold as many, where one of them is dynamic (it may take the one value that fits),
-    or where IR104 or IR111 has it (a fully static input, a literal 0)."""
+    """Why the CPU plugin fails a Reshape whose pattern has known values and no -1, on a dynamic input, at every
+    non-empty input: the input dims its special zeros do not copy can make the element count of the rest of the
+    pattern at no value of their dynamic dims (read_model checks no volume on a dynamic input). None where they
+    make it, or may (a dynamic dim that may take the one value that fits, as real models rely on: where it is a
+    Parameter's dim, IR503 says it is pinned), or where IR104 or IR111 has it (a fully static input, a literal 0)."""
     bounds = res.pattern
     if bounds is None or is_static_shape(in_shape) or any(b.lo != b.hi for b in bounds):
         return None
     values = [b.lo for b in bounds]
     if -1 in values or (0 in values and not res.special_zero):
         return None
-    rest = [d for i, d in enumerate(in_shape) if i >= len(values) or values[i] != 0]
-    if not all(d.is_static for d in rest):
+    rest = [(i, d) for i, d in enumerate(in_shape) if i >= len(values) or values[i] != 0]
+    have = volume(d.lo for _, d in rest if d.is_static)
+    need = volume(v for v in values if v != 0)
+    dynamic = [(i, d) for i, d in rest if not d.is_static]
+    if not dynamic:
+        if have == need:
+            return None
+        return (f"the input dims it does not copy hold {have} elements, the output's {need}, so the CPU plugin fails "
+                "at inference on every non-empty input")
+    if have and need % have == 0 and _reachable(need // have, [d for _, d in dynamic]):
+        # the dynamic dims may take the values that fit, as real models rely on (a dim always 1 that irreshape
+        # cannot prove static): IR503's probes tell whether a Parameter's dim is pinned there
         return None
-    have, need = volume(d.lo for d in rest), volume(v for v in values if v != 0)
-    if have == need:
-        return None
-    return (f"the input dims it does not copy hold {have} elements, the output's {need}, so the CPU plugin fails at "
-            "inference on every non-empty input")
+    if not have:
+        return None  # a static 0: every input is empty
+    return (f"the input dims it does not copy, {format_shape([d for _, d in rest])}, hold {need} elements (the "
+            "output's) at no value of their dynamic dims, so the CPU plugin fails at inference on every non-empty "
+            "input")
+
+
+def _reachable(n: int, dims: list) -> bool:
+    """Whether dynamic dims (intervals) can multiply to ``n`` (each at least its lower bound, at most its upper)."""
+    if len(dims) == 1:
+        return dims[0].contains(n)
+    lo = volume(max(d.lo, 0) for d in dims)
+    return lo <= n and (lo > 0 or n >= 0)
 
 
 def _taken_out(layer: "Layer", graph: "Graph", out: Shape) -> bool:

@@ -19,7 +19,8 @@ class Status(StrEnum):
 
     OK = "ok"  # the declared dims are the recomputed ones
     MISMATCH = "mismatch"  # they differ
-    INVALID = "invalid"  # OpenVINO (or oneDNN) rejects the layer, or it breaks the spec
+    INVALID = "invalid"  # OpenVINO (read_model, or oneDNN) rejects the layer; a layer it reads that breaks the spec
+    # (IR104, IR111) keeps the status of its dims, its error says the rest
     UNVERIFIED = "unverified"  # the expected dims could not be computed
     TRUSTED = "trusted"  # no shape inference for the op: its declared dims are taken as they are
 

@@ -40,15 +40,18 @@ DYNAMIC_AXIS = rule("IR403", "squeeze-dynamic-dim", WARNING, """
     static reshapes) a Reshape whose pattern is computed, which the plugin merges with it.
     """, needs=(PLUGIN,))
 VOLUME_MISMATCH = rule("IR404", "reshape-volume-mismatch-dynamic", WARNING, """
-    Beside the dims its special zeros copy, a Reshape's input and output hold different static numbers of
-    elements: the CPU plugin fails at inference on every non-empty input.
+    Beside the dims its special zeros copy, a Reshape's input and output hold different numbers of elements on a
+    dynamic input, whatever values its dynamic dims take: the CPU plugin fails at inference on every non-empty
+    input.
 
     IR104 on a dynamic input. With a pattern of known values and no -1, `[?,3,4]` reshaped by `[0,5]`
     (special_zero=true) loads as `[?,5]`, since OpenVINO checks no volume where a dim is dynamic, and
     `compile_model` accepts it; at inference openvino 2026.4.1's CPU plugin compares the volumes and fails:
     "[cpu]reshape: the shape of input data (2.3.4) conflicts with the reshape pattern (0.5)", under the
-    Reshape's name or that of an element-wise node it fused with it. Where a dim that is not copied is dynamic
-    (`[?,4]` by `[8]`), it may take the one value that fits, as real models rely on: nothing is reported.
+    Reshape's name or that of an element-wise node it fused with it. The same where the dims not copied have
+    dynamic ones that can take no values that fit (`[?,8]` by `[4]`, `[3,?]` by `[0,2]`). Where a dynamic dim
+    may take the one value that fits (`[?,4]` by `[8]`, `[2,?,4]` by `[0,7,4]`), real models rely on it: nothing
+    is reported here, and IR503 says where a Parameter's dim is pinned that way.
     """, needs=(PLUGIN,))
 
 RULES = (DYNAMIC_RANK, AXIS_SKIP, DYNAMIC_AXIS, VOLUME_MISMATCH)

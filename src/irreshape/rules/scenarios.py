@@ -25,10 +25,11 @@ VOLUME = rule("IR502", "scenario-volume-mismatch", ERROR, """
     The spec forbids it: the pattern fits the exported shape and no other.
     """, needs=(SCENARIOS,))
 PINNED = rule("IR503", "pinned-dynamic-dim", WARNING, """
-    A layer pins a dynamic input dim to one value, or to the multiples of one.
+    A layer pins a dynamic input dim to one value, or to the multiples of one (or to none).
 
     Its output is fixed while the element count it needs lets one dynamic Parameter dim take exactly one
-    value, or only the multiples of a number.
+    value, or only the multiples of a number; or the layer holds at none of the values tried of the one dynamic
+    dim it depends on (`[?,2]` reshaped by `Concat(ShapeOf(x)[0], [7, 12])`: 84 elements a row out of 2).
 
     `[?,64,8400]` reshaped by the constant `[1,4,16,8400]` runs at batch 1 only; `[?,C]` reshaped by the
     constant `[-1,8,C]` only at batches divisible by 8; a Squeeze of a dynamic dim only where it is 1. The

@@ -291,6 +291,16 @@ class Node:
             return [(int(a), int(b)) for a, b in zip(t.lo, t.hi)]
         return [(bound_value(a, t.et), bound_value(b, t.et)) for a, b in zip(t.lo, t.hi)]
 
+    def shape_const(self, i: int) -> bool:
+        """Whether ``get_input_const_data_as_shape`` reads input ``i`` as constant values: a Const node's
+        (``get_input_const_data_as`` looks at the producer node); a value folded from a subgraph (a Convert of a
+        Const) is read as its bounds instead, where a negative one is refused (measured: Broadcast-3, Tile)."""
+        t = self.value(i)
+        if t is None or not t.is_const:
+            return False
+        src = self.source(i)
+        return src is None or src[0] == "const" or t.et not in INT_RANGES or all(v >= 0 for v in t.lo)
+
     def as_shape(self, i: int) -> Shape:
         """``get_input_const_data_as_shape``: input ``i`` read as dims; None where OpenVINO has no bounds for it.
         A constant's values are ``Dimension(v)`` (-1 is ``?``, anything lower 0); bounds are each element's
@@ -299,7 +309,7 @@ class Node:
         t = self.value(i)
         if t is None:
             return None
-        if t.is_const:
+        if self.shape_const(i):
             return [Dim(v, v) for v in self.const(i)]  # type: ignore[union-attr]
         b = self.bounds(i)
         if any(lo < 0 or hi < 0 for lo, hi in b):  # type: ignore[union-attr]

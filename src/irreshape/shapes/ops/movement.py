@@ -43,8 +43,7 @@ def _shape_input(node: Node, i: int, read: Callable[[int], Dim]) -> Shape:
     """``get_input_const_data_as_shape`` where the op reads a constant's values its own way: each made a dim
     by ``read`` (OpenVINO's own ``Dimension(v)`` is :meth:`Node.as_shape`'s); the element bounds of a
     computed value as :meth:`Node.as_shape` reads them; None where OpenVINO has no value."""
-    t = node.value(i)
-    if t is not None and t.is_const:
+    if node.shape_const(i):
         return [read(v) for v in node.const(i) or ()]
     return node.as_shape(i)
 

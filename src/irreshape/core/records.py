@@ -1,0 +1,58 @@
+"""Plain data classes without :mod:`dataclasses`' cost at import.
+
+``@dataclass`` writes each class's ``__init__``, ``__repr__`` and ``__eq__`` as source text and compiles it when
+the module is imported: for the ~27 classes a ``check`` of one small file imports, ~100 compilations, a third of
+irreshape's own start-up (``irreshape check small.xml`` runs in every pre-commit hook). These classes write their
+``__init__`` by hand and take equality and repr from :class:`Record`: by the fields of ``FIELDS`` in order, between
+instances of the same class only, as a dataclass compares and shows them (a field out of ``FIELDS`` is what a
+dataclass's ``field(compare=False, repr=False)`` is).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+
+class FrozenError(AttributeError):
+    """An assignment to a field of a :class:`Frozen` record."""
+
+
+class Record:
+    """Equal to another instance of its own class whose ``FIELDS`` are equal; shown by them; not hashable
+    (a mutable record), unless a subclass says how."""
+
+    __slots__ = ()
+    FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    def field_values(self) -> tuple:
+        """The ``FIELDS``' values, in order."""
+        return tuple([getattr(self, f) for f in self.FIELDS])
+
+    def __eq__(self, other: object):
+        if other.__class__ is self.__class__:
+            return self.field_values() == other.field_values()  # type: ignore[attr-defined]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__qualname__}({', '.join(f'{f}={getattr(self, f)!r}' for f in self.FIELDS)})"
+
+
+class Frozen(Record):
+    """A record whose fields are set once, in ``__init__`` (with ``object.__setattr__``): hashable by them, and
+    pickled as the class called with them (its ``__init__`` takes the ``FIELDS`` in order)."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenError(f"cannot delete field {name!r}")
+
+    def __hash__(self) -> int:
+        return hash(self.field_values())
+
+    def __reduce__(self):
+        return self.__class__, self.field_values()

@@ -46,10 +46,11 @@ _RT_INFO = rb"<rt_info>[^<]*(?:<(?!/rt_info>)[^<]*)*</rt_info>\s*"
 _PORT_BODY = rb"(?:\s*<dim>[^<]*</dim>)*\s*(?:" + _RT_INFO + rb")?"
 _PORT = rb"<port" + _A + rb"(?:/>|>" + _PORT_BODY + rb"</port>)"
 _SECTION = re.compile(rb"(?:\s*" + _PORT + rb")*\s*")
-# A layer's skeleton (see _match_layer); the content of <input> and <output> is checked against _SECTION when first
-# seen. Attributes as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the pattern.
-_LAYER_HEAD = re.compile(rb"\s*<layer(\s[^>]*)>\s*(?:<data((?:\s[^>]*)?)/>\s*)?")
-_WS = re.compile(rb"\s*")
+# A layer's skeleton; the content of <input> and <output> is checked against _SECTION when first seen.
+# Attributes as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the pattern.
+_LAYER = re.compile(
+    rb"\s*<layer(\s[^>]*)>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>([^<]*(?:<(?!/input>)[^<]*)*)</input>\s*)?"
+    rb"(?:<output>([^<]*(?:<(?!/output>)[^<]*)*)</output>\s*)?(" + _RT_INFO + rb")?</layer>")
 _PORTS = re.compile(rb"<port(" + _A + rb")(?:/>|>(" + _PORT_BODY + rb")</port>)")
 # port names: no part of the model, and unique to each port: each becomes ` names=""`, so that equal sections share
 # their reading (a port with two names has two: the section is then off the layout)
@@ -89,46 +90,6 @@ _SHARED_DATA = 1 << 16  # distinct <data> elements whose dicts are shared
 
 class _Whole(Exception):
     """Not the layout this reader knows: the document is read element by element."""
-
-
-def _match_layer(data: bytes, pos: int):
-    """The layer at ``pos``, as the pattern ``\\s*<layer(\\s[^>]*)>\\s*(?:<data((?:\\s[^>]*)?)/>\\s*)?(?:<input>(.*?)</input>\\s*)?
-    (?:<output>(.*?)</output>\\s*)?(<rt_info>.*?</rt_info>\\s*)?</layer>`` (DOTALL) matches it, its sections found
-    with ``find`` rather than by the pattern (a pattern steps through every byte of them, at a few times the cost):
-    (the offset of the attributes, the end, the attributes, the ``<data>``'s or None, the ``<input>``'s content and
-    its offset, the ``<output>``'s and its offset, the ``<rt_info>`` with the white space after it); None where the
-    pattern does not match (the layer is cut off by the end of ``data``, or off the layout)."""
-    h = _LAYER_HEAD.match(data, pos)
-    if h is None:
-        return None
-    p = h.end()
-    ws = _WS.match
-    ins = outs = rt = None
-    at_in = at_out = -1
-    if data.startswith(b"<input>", p):
-        q = data.find(b"</input>", p + 7)
-        if q < 0:
-            return None
-        at_in = p + 7
-        ins = data[at_in:q]
-        p = ws(data, q + 8).end()
-    if data.startswith(b"<output>", p):
-        q = data.find(b"</output>", p + 8)
-        if q < 0:
-            return None
-        at_out = p + 8
-        outs = data[at_out:q]
-        p = ws(data, q + 9).end()
-    if data.startswith(b"<rt_info>", p):
-        q = data.find(b"</rt_info>", p + 9)
-        if q < 0:
-            return None
-        q = ws(data, q + 10).end()
-        rt = data[p:q]
-        p = q
-    if not data.startswith(b"</layer>", p):
-        return None
-    return h.start(1), p + 8, h.group(1), h.group(2), ins, at_in, outs, at_out, rt
 
 
 def _entity(m: re.Match) -> str:
@@ -370,7 +331,7 @@ class Scanner:
         self.layers = layers  # the edges take their layers' ids from it
         duplicates: list[Layer] = []
         data, pos, line, at = self.data, 0, self.line, 0  # ``line`` is the line of offset ``at``
-        match = _match_layer
+        match = _LAYER.match
         while True:
             m = match(data, pos)  # a layer cut off by the end of the window does not match
             if m is None and not self.eof:
@@ -384,16 +345,16 @@ class Scanner:
                     data, pos, line, at = self.data, 0, self.line, 0
                     continue
             if m is not None:
-                start = m[0] - 6
-                if m[1] - pos > _SPAN:
+                start = m.start(1) - 6
+                if m.end() - pos > _SPAN:
                     self.checker.distrust()
                 line += data.count(b"\n", at, start)
                 at = start
                 try:
                     layer = self._layer(m, line, start)
                 except _OneLayer:
-                    layer = self._lxml_layer(start, line, m[1])
-                pos = m[1]
+                    layer = self._lxml_layer(start, line, m.end())
+                pos = m.end()
             else:
                 start = data.find(b"<", pos)
                 if not data.startswith(b"<layer", start) or data[start + 6:start + 7] == b"s":
@@ -434,12 +395,12 @@ class Scanner:
             raise _Whole  # a <layer> or an <edge> somewhere else
         return head, layers, duplicates, edges, self.problems
 
-    def _layer(self, m: tuple, line: int, start: int) -> Layer:
-        if m[8] is not None:
-            if m[8].find(b"<attribute") >= 0:
+    def _layer(self, m: re.Match, line: int, start: int) -> Layer:
+        if m.group(5) is not None:
+            if m.group(5).find(b"<attribute") >= 0:
                 raise _OneLayer  # an <rt_info> the reader of a layer looks into
             self.checker.distrust()  # content the scan does not prove
-        raw = m[2]
+        raw = m.group(1)
         a = _LAYER_ATTRS.fullmatch(raw)
         share = self.share
         if a is not None:
@@ -456,7 +417,7 @@ class Scanner:
         known = self.reader.kind(typ)
         # the id is not put in ``share`` (tens of thousands of them): an edge takes it from its layer (_edge_region)
         layer = Layer(lid, name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
-        raw = m[3]
+        raw = m.group(2)
         if raw is not None:
             d = self.data_dicts.get(raw)
             if d is None:
@@ -477,8 +438,8 @@ class Scanner:
                     self.data_dicts[raw] = d
             layer.data = d
         data, sections = self.data, self.sections
-        for group in (4, 6):
-            sec = m[group]
+        for group in (3, 4):
+            sec = m.group(group)
             if sec is None:
                 continue
             # find, not `in`: bytes' `in` first tries its operand as an int, and pays for the TypeError's message
@@ -487,7 +448,7 @@ class Scanner:
             if known is None:
                 known = self._section(key)
             ports, made_at = known
-            off = data.count(b"\n", start, m[group + 1])  # the section's first line, from the layer's
+            off = data.count(b"\n", start, m.start(group))  # the section's first line, from the layer's
             pairs = made_at.get(off)  # (dims, head) of each port, its section on line ``off`` of the layer
             if pairs is None:
                 pairs = tuple([(dims, share(head := (off + rel, prec, pid, None if dim_rel is None else
@@ -499,7 +460,7 @@ class Scanner:
                 made = (Port(pairs[0][0], pairs[0][1], layer),)
             else:
                 made = tuple([Port(dims, head, layer) for dims, head in pairs])
-            if group == 4:
+            if group == 3:
                 layer.inputs = made
             else:
                 layer.outputs = made

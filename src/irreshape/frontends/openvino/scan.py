@@ -68,9 +68,11 @@ _EDGE = re.compile(rb'\n[ \t]*<edge from-layer="([^"&\t\n]*)" from-port="([^"&\t
 _ANY_EDGE = re.compile(rb"<edge(" + _A + rb")/?>")
 _EDGES = re.compile(rb"\s*<edges\s*(/?)>")
 _PROLOG = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml(" + _A + rb")\?>)?\s*<net(" + _A + rb")>\s*<layers>")
-# the attributes of a tag as XML has them (names of ASCII letters, digits and ._:-, far below libxml2's length
-# limit; values without "<" or "&"), for the proof of well-formedness; and the XML declaration OpenVINO writes
-_XML_ATTRS = re.compile(rb"(?:[ \t\n]+([A-Za-z_:][A-Za-z0-9_.:-]{0,999})[ \t\n]*=[ \t\n]*(?:\"[^\"<&]*\"|'[^'<&]*'))*[ \t\n]*")
+# the attributes of a tag as XML has them (names of ASCII letters, digits and ._-, far below libxml2's length
+# limit, no namespace prefix or declaration; values without "<" or "&"), for the proof of well-formedness; and the
+# XML declaration OpenVINO writes
+_XML_ATTRS = re.compile(rb"(?:[ \t\n]+(?!xmlns)[A-Za-z_][A-Za-z0-9_.-]{0,999}[ \t\n]*=[ \t\n]*(?:\"[^\"<&]*\"|'[^'<&]*'))*"
+                        rb"[ \t\n]*")
 _XML_NAME = re.compile(rb"[ \t\n]([A-Za-z_:][A-Za-z0-9_.:-]*)[ \t\n]*=")
 _XML_DECL = re.compile(rb"[ \t\n]+version[ \t\n]*=[ \t\n]*(?:\"1\.0\"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:\"[A-Za-z]"
                        rb"[A-Za-z0-9._-]*\"|'[A-Za-z][A-Za-z0-9._-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*"

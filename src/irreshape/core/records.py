@@ -10,7 +10,8 @@ dataclass's ``field(compare=False, repr=False)`` is).
 
 from __future__ import annotations
 
-from typing import ClassVar
+from operator import attrgetter
+from typing import Callable, ClassVar
 
 
 class FrozenError(AttributeError):
@@ -23,14 +24,18 @@ class Record:
 
     __slots__ = ()
     FIELDS: ClassVar[tuple[str, ...]] = ()
+    field_values: ClassVar[Callable[["Record"], tuple]]  # the FIELDS' values, in order: Cls.field_values(obj)
 
-    def field_values(self) -> tuple:
-        """The ``FIELDS``' values, in order."""
-        return tuple([getattr(self, f) for f in self.FIELDS])
+    def __init_subclass__(cls, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        # one C call for the tuple of values (records are memo keys: hashed and compared in hot loops)
+        get = attrgetter(*cls.FIELDS) if cls.FIELDS else (lambda obj: ())
+        cls.field_values = staticmethod(get if len(cls.FIELDS) != 1 else (lambda obj: (get(obj),)))
 
     def __eq__(self, other: object):
         if other.__class__ is self.__class__:
-            return self.field_values() == other.field_values()  # type: ignore[attr-defined]
+            values = self.field_values
+            return values(self) == values(other)
         return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
@@ -52,7 +57,7 @@ class Frozen(Record):
         raise FrozenError(f"cannot delete field {name!r}")
 
     def __hash__(self) -> int:
-        return hash(self.field_values())
+        return hash(self.field_values(self))
 
     def __reduce__(self):
-        return self.__class__, self.field_values()
+        return self.__class__, self.field_values(self)

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Optional
 
 from . import lint
 from .core.formats import OUTPUTS
+from .core.records import Record
 from .core.results import FileResult
 from .lint.config import BaselineError, ConfigError, build
 from .lint.select import SelectorError
@@ -38,16 +38,22 @@ class UsageError(ValueError):
     """A bad option, configuration file or baseline (the CLI's exit status 2)."""
 
 
-@dataclass
-class Report:
+class Report(Record):
     """What a run found: one :class:`~irreshape.core.results.FileResult` per file (``path``, ``layers``,
-    ``findings``), in the order the files were given (directories walked in sorted order)."""
+    ``findings``), in the order the files were given (directories walked in sorted order); ``counts``: files,
+    layers, errors, warnings, infos; ``exit_code``: what `irreshape check` would exit with (0 clean, 1 errors, 2
+    irreshape failed); ``baselined``: the findings left out because the baseline holds them."""
 
+    FIELDS = ("files", "counts", "exit_code", "root", "baselined")
     files: list[FileResult]
-    counts: dict[str, int]  # files, layers, errors, warnings, infos
-    exit_code: int  # what `irreshape check` would exit with: 0 clean, 1 errors, 2 irreshape failed
-    root: str = "."
-    baselined: int = 0  # findings left out because the baseline holds them
+    counts: dict[str, int]
+    exit_code: int
+    root: str
+    baselined: int
+
+    def __init__(self, files: list[FileResult], counts: dict[str, int], exit_code: int, root: str = ".",
+                 baselined: int = 0) -> None:
+        self.files, self.counts, self.exit_code, self.root, self.baselined = files, counts, exit_code, root, baselined
 
     def to_json(self) -> str:
         """The document ``irreshape check --output-format json`` writes, byte for byte."""

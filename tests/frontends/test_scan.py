@@ -229,3 +229,66 @@ def test_the_window_stays_small(tmp_path, monkeypatch):
     fast = _fast(path)
     assert fast is not None and len(fast.layers) == n and len(fast.edges) == n - 1
     assert Path(path).stat().st_size > 100 * 4096 and max(widest) <= 2 * 4096
+
+
+def _long(n: int = 300) -> str:
+    """A document in the serializer's layout, many chunks long at a chunk of 4 KiB, with a model <rt_info>."""
+    layers = [PARAM.replace('name="x"', 'name="p0"')]
+    layers += [RELU.replace('id="1" name="r"', f'id="{i}" name="r{i}"') for i in range(1, n)]
+    edges = "".join(f'\t\t<edge from-layer="{i - 1}" from-port="{0 if i == 1 else 1}" to-layer="{i}" to-port="0" />\n'
+                    for i in range(1, n))
+    return (HEAD + "".join(layers) + "\t</layers>\n\t<edges>\n" + edges + "\t</edges>\n\t<rt_info>\n"
+            '\t\t<conversion_parameters>\n\t\t\t<framework value="pytorch" />\n\t\t</conversion_parameters>\n'
+            "\t</rt_info>\n</net>\n")
+
+
+@pytest.fixture
+def proving(monkeypatch):
+    """Chunks of 4 KiB (a document of a few is "large": the scan proves it well-formed) and a record of every
+    time the scan hands the proof to libxml2."""
+    monkeypatch.setattr(scan, "CHUNK", 4096)
+    handed: list[int] = []
+    distrust = scan._Checker.distrust
+
+    def watched(self):
+        handed.append(1)
+        distrust(self)
+
+    monkeypatch.setattr(scan._Checker, "distrust", watched)
+    return handed
+
+
+def test_the_serializers_layout_is_proven_without_libxml2(tmp_path, proving):
+    path = _write(tmp_path, _long())
+    assert _same(path) and not proving  # read as the element reading does, and no second parse of the file
+
+
+@pytest.mark.parametrize("old, new", [
+    ('name="r7"', 'name="r\x017"'),                                   # a control character
+    ('name="r7"', 'name="r<7"'),                                      # "<" in a value
+    ('name="r7"', 'name="r&7"'),                                      # a bare "&"
+    ('name="r7"', 'name="r\u00e97"'),                                 # not ASCII (valid: libxml2 decides)
+    ('<data shape="2,3" element_type="f32" />', '<data shape="2,3" shape="2,3" element_type="f32" />'),  # twice
+    ('<data shape="2,3" element_type="f32" />', '<data 2shape="2,3" element_type="f32" />'),  # not a name
+    ('<data shape="2,3" element_type="f32" />', '<data shape="2,3"element_type="f32" />'),  # no space between
+    ('<port id="0" precision="FP32" names="x">', '<port id="0" precision="FP32" names="x" names="y">'),
+    ('<port id="0" precision="FP32" names="x">', '<port id="0" precision="FP32" names="x<y">'),
+    ('to-layer="7" to-port="0" />', 'to-layer="7" to-port="0" /><b>'),  # a stray tag on an edge's line
+    ('to-layer="7" to-port="0" />', 'to-layer="7" to-port="0" />x]]>'),  # "]]>" in text
+    ('\t\t\t<framework value="pytorch" />', '\t\t\t<framework value="pytorch">'),  # a malformed tail
+    ('</net>', '</net>x'),                                            # text after the root
+    ('<?xml version="1.0"?>', '<?xml version="1.0" standalone="maybe"?>'),
+    ('<?xml version="1.0"?>', '<?xml version="1.1"?>'),
+    ('<net name="m" version="11">', '<net name="m" name="n" version="11">'),
+    ('\t\t<layer id="7" name="r7"', '\t\t<layer id="7" name="r7" x="&#1;"'),  # off the layout: libxml2 decides
+])
+def test_what_the_proof_does_not_cover_goes_to_libxml2(tmp_path, proving, old, new):
+    """Every edit either breaks well-formedness or leaves the layout the scan proves: libxml2 checks the whole
+    file (or the one layer lxml reads on its own), and the reading is the element reading's (malformed: declined,
+    the problem reported as before)."""
+    text = _long()
+    assert old in text
+    path = _write(tmp_path, text.replace(old, new, 1))
+    same = _same(path)
+    assert proving or not same  # the scan handed the proof to libxml2, or declined the document
+    assert same or parse(path).problems == _slow(path).problems

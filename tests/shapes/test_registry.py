@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from irreshape.core.dims import Dim
@@ -64,3 +68,27 @@ def test_a_float_value_that_is_no_number_read_as_integers_is_undecided():
     node = registry.Node("VariadicSplit", "opset1", {}, [[Dim.of(3)], [], [Dim.of(2)]], 2, lambda i: values[i - 1])
     with pytest.raises(registry.Undecided):
         registry.shape_fn("VariadicSplit", "opset1")(node)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_table_of_families_is_what_the_families_register():
+    """src/irreshape/shapes/families.py (which families to import for an op type) is the one the script writes
+    from the families themselves: a function registered in a family the table does not name would never be found."""
+    run = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_op_families.py"), "--check"],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+
+
+def test_a_model_loads_only_the_families_of_its_layers():
+    """Checking a model imports the op families of its layers' types, not the twelve (start-up on a small file)."""
+    code = ("import sys\nfrom irreshape.cli import main\n"
+            "try:\n    main(['check', '--isolated', sys.argv[1]])\n"
+            "finally:\n    print(sorted(m for m in sys.modules if m.startswith('irreshape.shapes.ops.')), file=sys.stderr)")
+    small = ROOT / "examples" / "ir" / "ok_flatten_static.xml"  # Parameter, Const, Reshape, Result
+    run = subprocess.run([sys.executable, "-c", code, str(small)], capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    loaded = run.stderr.strip().splitlines()[-1]
+    assert "detection" not in loaded and "convolution" not in loaded and "pooling" not in loaded, loaded
+    assert registry.shape_fn("Convolution", "opset1") is not None  # and a layer of theirs finds them all the same

@@ -13,9 +13,10 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Optional
+
+from .records import Frozen
 
 INT64_MAX = (1 << 63) - 1
 INT64_MIN = -(1 << 63)
@@ -148,13 +149,19 @@ class Dim:
 Shape = Optional[list[Dim]]  # None: dynamic rank
 
 
-@dataclass(frozen=True, slots=True)
-class Bound:
+class Bound(Frozen):
     """One pattern element as OpenVINO's ``get_input_bounds`` sees it: (lower, upper) int64 and a symbol."""
 
+    __slots__ = FIELDS = ("lo", "hi", "sym")
     lo: int
     hi: int
-    sym: object = None
+    sym: object
+
+    def __init__(self, lo: int, hi: int, sym: object = None) -> None:
+        put = object.__setattr__
+        put(self, "lo", lo)
+        put(self, "hi", hi)
+        put(self, "sym", sym)
 
     @classmethod
     def value(cls, v: int) -> "Bound":

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import inspect
-from dataclasses import dataclass, field
+
+from .records import Frozen, Record
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITIES = (ERROR, WARNING, INFO)
@@ -13,18 +14,30 @@ SEVERITIES = (ERROR, WARNING, INFO)
 GRAPH, PROBES, PLUGIN, SCENARIOS = "graph", "probes", "plugin", "scenarios"
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(Frozen):
     """A stable code, a kebab-case name, a default severity and the rule's documentation. ``fixable``:
-    ``--fix`` resolves its findings (by rewriting the declared dims of the layer they are on)."""
+    ``--fix`` resolves its findings (by rewriting the declared dims of the layer they are on). ``needs``: the
+    analyses (GRAPH, PROBES, ...) that find it."""
 
+    __slots__ = FIELDS = ("code", "name", "severity", "summary", "doc", "fixable", "needs")
     code: str
     name: str
     severity: str
     summary: str
-    doc: str = ""
-    fixable: bool = False
-    needs: frozenset[str] = frozenset()  # the analyses (GRAPH, PROBES, ...) that find it
+    doc: str
+    fixable: bool
+    needs: frozenset[str]
+
+    def __init__(self, code: str, name: str, severity: str, summary: str, doc: str = "", fixable: bool = False,
+                 needs: frozenset[str] = frozenset()) -> None:
+        put = object.__setattr__
+        put(self, "code", code)
+        put(self, "name", name)
+        put(self, "severity", severity)
+        put(self, "summary", summary)
+        put(self, "doc", doc)
+        put(self, "fixable", fixable)
+        put(self, "needs", needs)
 
     @property
     def documentation(self) -> str:
@@ -38,31 +51,40 @@ def rule(code: str, name: str, severity: str, doc: str, fixable: bool = False, n
     return Rule(code, name, severity, text.splitlines()[0].rstrip("."), text, fixable, frozenset(needs))
 
 
-@dataclass(frozen=True, slots=True)
-class LayerRef:
+class LayerRef(Frozen):
+    __slots__ = FIELDS = ("id", "name", "type")
     id: str
     name: str
     type: str
+
+    def __init__(self, id: str, name: str, type: str) -> None:
+        put = object.__setattr__
+        put(self, "id", id)
+        put(self, "name", name)
+        put(self, "type", type)
 
     def to_json(self) -> dict[str, str]:
         return {"id": self.id, "name": self.name, "type": self.type}
 
 
-@dataclass(slots=True)
-class Finding:
-    """One problem in one file. ``line`` is 1-based (None when the file has no line for it)."""
+class Finding(Record):
+    """One problem in one file. ``line`` is 1-based (None when the file has no line for it); ``severity``, the
+    rule's unless given."""
 
+    __slots__ = FIELDS = ("rule", "message", "line", "layer", "col", "severity", "extra")
     rule: Rule
     message: str
-    line: int | None = None
-    layer: LayerRef | None = None
-    col: int = 1
-    severity: str = ""
-    extra: dict = field(default_factory=dict)
+    line: int | None
+    layer: LayerRef | None
+    col: int
+    severity: str
+    extra: dict
 
-    def __post_init__(self) -> None:
-        if not self.severity:
-            self.severity = self.rule.severity
+    def __init__(self, rule: Rule, message: str, line: int | None = None, layer: LayerRef | None = None,
+                 col: int = 1, severity: str = "", extra: dict | None = None) -> None:
+        self.rule, self.message, self.line, self.layer, self.col = rule, message, line, layer, col
+        self.severity = severity or rule.severity
+        self.extra = {} if extra is None else extra
 
     @property
     def code(self) -> str:
@@ -78,17 +100,21 @@ class Finding:
         } | ({"scenario": self.extra["scenario"]} if "scenario" in self.extra else {})
 
 
-@dataclass(slots=True)
-class Problem:
+class Problem(Record):
     """A problem a reader (a frontend) found in a file, as data: ``rule`` is the name of the rule it
     breaks (``"invalid-dim"``); the checks turn it into a :class:`Finding` of that rule. Readers know the
     names of the rules they report, not the catalogue."""
 
+    __slots__ = FIELDS = ("rule", "message", "line", "layer", "col")
     rule: str
     message: str
-    line: int | None = None
-    layer: LayerRef | None = None
-    col: int = 1
+    line: int | None
+    layer: LayerRef | None
+    col: int
+
+    def __init__(self, rule: str, message: str, line: int | None = None, layer: LayerRef | None = None,
+                 col: int = 1) -> None:
+        self.rule, self.message, self.line, self.layer, self.col = rule, message, line, layer, col
 
 
 class ProblemError(Exception):

@@ -11,17 +11,28 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from .records import Frozen
 
 
-@dataclass(frozen=True, slots=True)
-class Format:
+class Format(Frozen):
+    """An input format: its ``name``, its file ``suffix`` (lower-case, with the dot), and the functions
+    (``module:name``) of each layer's piece of work: ``sniff`` (frontends: "could this file be one?" for
+    directory walks, path -> bool), ``check`` (checks: (path, Options) -> FileResult | None, None: the file is
+    of another kind), ``fix`` (fixers: (original bytes, FileResult, skip) -> (new bytes, fixed layer refs,
+    refusals)), ``explain`` (explain: (FileResult, wanted layer) -> lines)."""
+
+    __slots__ = FIELDS = ("name", "suffix", "sniff", "check", "fix", "explain")
     name: str
-    suffix: str  # lower-case, with the dot
-    sniff: str  # frontends: "could this file be one?" for directory walks (path -> bool)
-    check: str  # checks: (path, Options) -> FileResult | None (None: the file is of another kind)
-    fix: str  # fixers: (original bytes, FileResult, skip) -> (new bytes, fixed layer refs, refusals)
-    explain: str  # explain: (FileResult, wanted layer) -> lines
+    suffix: str
+    sniff: str
+    check: str
+    fix: str
+    explain: str
+
+    def __init__(self, name: str, suffix: str, sniff: str, check: str, fix: str, explain: str) -> None:
+        for field, value in zip(self.FIELDS, (name, suffix, sniff, check, fix, explain)):
+            object.__setattr__(self, field, value)
 
     def load(self, what: str) -> Callable:
         """The function that does ``what`` (``"sniff"``, ``"check"``, ``"fix"``, ``"explain"``) for this format."""

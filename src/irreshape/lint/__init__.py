@@ -11,12 +11,12 @@ from __future__ import annotations
 import bisect
 import os
 import sys
-from dataclasses import dataclass, field
 from typing import Optional
 
 from ..checks import check_file, no_cycle_collection
 from ..core import formats
 from ..core.findings import Finding
+from ..core.records import Record
 from ..core.results import FileResult, Options
 from ..rules import analyses
 from ..rules.layers import PRECISION_MISMATCH
@@ -26,15 +26,23 @@ from .config import ConfigError, Settings, path_matches, project_root, relative_
 PROGRESS_MIN_FILES = 20  # show a progress bar (on a terminal) from this many files on
 
 
-@dataclass(slots=True)
-class Outcome:
-    """What a run found: per-file results in input order, and what was kept out of them."""
+class Outcome(Record):
+    """What a run found: per-file results in input order, and what was kept out of them. ``root``: the repository
+    root (reported paths are relative to it); ``baselined``: the findings not reported because the baseline holds
+    them; ``fixes``: the FixOutcome of every file --fix/--diff would change."""
 
-    results: list[FileResult] = field(default_factory=list)
-    root: str = "."  # repository root: reported paths are relative to it
-    baselined: int = 0  # findings not reported because the baseline holds them
-    internal_errors: int = 0
-    fixes: list = field(default_factory=list)  # FixOutcome of every file --fix/--diff would change
+    __slots__ = FIELDS = ("results", "root", "baselined", "internal_errors", "fixes")
+    results: list[FileResult]
+    root: str
+    baselined: int
+    internal_errors: int
+    fixes: list
+
+    def __init__(self, results: Optional[list[FileResult]] = None, root: str = ".", baselined: int = 0,
+                 internal_errors: int = 0, fixes: Optional[list] = None) -> None:
+        self.results = [] if results is None else results
+        self.root, self.baselined, self.internal_errors = root, baselined, internal_errors
+        self.fixes = [] if fixes is None else fixes
 
     @property
     def fixed_layers(self) -> int:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import os
 import re
 from functools import lru_cache
-from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from ..core.dims import parse_shape
 from ..core.findings import SEVERITIES
 from ..core.formats import OUTPUTS
+from ..core.records import Record
 from ..core.results import DEFAULT_MAX_SIZE, Scenario
 from .select import Selection, SelectorError, codes_of, matches, resolve
 
@@ -36,25 +36,45 @@ class BaselineError(ValueError):
     a run without a baseline need not import that module."""
 
 
-@dataclass(slots=True)
-class Settings:
-    """Everything a lint run needs, resolved: codes, globs, limits and paths."""
+class Settings(Record):
+    """Everything a lint run needs, resolved: codes, globs, limits and paths. ``per_file_ignores``: (anchored
+    glob, codes); ``exclude``: anchored globs, see path_matches; ``severity``: code → severity override; ``fix``:
+    "fix" rewrites the files, "diff" only shows what it would change; ``scenarios``: input-shape scenarios checked
+    in the run (see Options)."""
 
+    __slots__ = FIELDS = ("enabled", "per_file_ignores", "exclude", "severity", "output_format", "layers",
+                          "max_xml_size", "baseline", "config_path", "force_exclude", "jobs", "debug", "fix",
+                          "scenarios", "scenarios_only")
     enabled: frozenset[str]
-    per_file_ignores: list[tuple[str, frozenset[str]]] = field(default_factory=list)  # (anchored glob, codes)
-    exclude: list[str] = field(default_factory=list)  # anchored globs, see path_matches
-    severity: dict[str, str] = field(default_factory=dict)  # code → severity override
-    output_format: Optional[str] = None
-    layers: str = "reshape"
-    max_xml_size: int = DEFAULT_MAX_SIZE
-    baseline: Optional[str] = None
-    config_path: Optional[str] = None
-    force_exclude: bool = False
-    jobs: int = 1
-    debug: bool = False
-    fix: Optional[str] = None  # "fix" rewrites the files, "diff" only shows what it would change
-    scenarios: tuple[Scenario, ...] = ()  # input-shape scenarios checked in the run (see Options)
-    scenarios_only: bool = False
+    per_file_ignores: list[tuple[str, frozenset[str]]]
+    exclude: list[str]
+    severity: dict[str, str]
+    output_format: Optional[str]
+    layers: str
+    max_xml_size: int
+    baseline: Optional[str]
+    config_path: Optional[str]
+    force_exclude: bool
+    jobs: int
+    debug: bool
+    fix: Optional[str]
+    scenarios: tuple[Scenario, ...]
+    scenarios_only: bool
+
+    def __init__(self, enabled: frozenset[str], per_file_ignores: Optional[list[tuple[str, frozenset[str]]]] = None,
+                 exclude: Optional[list[str]] = None, severity: Optional[dict[str, str]] = None,
+                 output_format: Optional[str] = None, layers: str = "reshape", max_xml_size: int = DEFAULT_MAX_SIZE,
+                 baseline: Optional[str] = None, config_path: Optional[str] = None, force_exclude: bool = False,
+                 jobs: int = 1, debug: bool = False, fix: Optional[str] = None, scenarios: tuple[Scenario, ...] = (),
+                 scenarios_only: bool = False) -> None:
+        self.enabled = enabled
+        self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores
+        self.exclude = [] if exclude is None else exclude
+        self.severity = {} if severity is None else severity
+        self.output_format, self.layers, self.max_xml_size = output_format, layers, max_xml_size
+        self.baseline, self.config_path, self.force_exclude = baseline, config_path, force_exclude
+        self.jobs, self.debug, self.fix = jobs, debug, fix
+        self.scenarios, self.scenarios_only = scenarios, scenarios_only
 
 
 def parse_size(value: Any) -> int:

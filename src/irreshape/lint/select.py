@@ -11,8 +11,7 @@ keeps IR101); on a tie ``ignore`` wins.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-
+from ..core.records import Record
 from ..rules import ALL, BY_NAME
 
 ALL_CODES: tuple[str, ...] = tuple(r.code for r in ALL)
@@ -23,13 +22,19 @@ class SelectorError(ValueError):
     """A selector that matches no rule."""
 
 
-@dataclass(slots=True)
-class Selection:
+class Selection(Record):
     """One layer of rule selection (``None`` select: keep what the previous layer selected)."""
 
-    select: list[str] | None = None
-    extend_select: list[str] = field(default_factory=list)
-    ignore: list[str] = field(default_factory=list)
+    __slots__ = FIELDS = ("select", "extend_select", "ignore")
+    select: list[str] | None
+    extend_select: list[str]
+    ignore: list[str]
+
+    def __init__(self, select: list[str] | None = None, extend_select: list[str] | None = None,
+                 ignore: list[str] | None = None) -> None:
+        self.select = select
+        self.extend_select = [] if extend_select is None else extend_select
+        self.ignore = [] if ignore is None else ignore
 
 
 def matches(selector: str) -> tuple[list[str], int]:

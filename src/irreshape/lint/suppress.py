@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Optional
 
+from ..core.records import Record
 from .select import ALL_CODES, SelectorError, codes_of
 
 if TYPE_CHECKING:
@@ -23,10 +23,16 @@ if TYPE_CHECKING:
 _DIRECTIVE = re.compile(r"irreshape\s*:\s*(file-ignore|ignore)\b\s*(?:\[([^\]]*)\])?", re.I)
 
 
-@dataclass(slots=True)
-class Suppressions:
-    file_codes: frozenset[str] = frozenset()
-    by_layer: dict[str, frozenset[str]] = field(default_factory=dict)  # layer id → codes
+class Suppressions(Record):
+    """The codes a file's ``irreshape:`` comments suppress: in the whole file, and by layer id."""
+
+    __slots__ = FIELDS = ("file_codes", "by_layer")
+    file_codes: frozenset[str]
+    by_layer: dict[str, frozenset[str]]
+
+    def __init__(self, file_codes: frozenset[str] = frozenset(), by_layer: dict[str, frozenset[str]] | None = None):
+        self.file_codes = file_codes
+        self.by_layer = {} if by_layer is None else by_layer
 
     def suppresses(self, finding: "Finding") -> bool:
         if finding.code in self.file_codes:

@@ -8,20 +8,23 @@ module attribute that implements it, imported only when used (so `rich` is loade
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Callable, TextIO
 
 from ..core.formats import OUTPUTS
+from ..core.records import Record
 from ..core.results import FileResult
 from ..core.text import display_path
 from ..lint.config import relative_path
 
-@dataclass(slots=True)
-class Context:
-    color: bool = False
-    quiet: bool = False  # findings only: no summary
-    root: str = "."  # the repository root, for repository-relative paths (github, sarif)
-    baselined: int = 0  # findings left out because the baseline holds them
+class Context(Record):
+    """How to report: ``quiet``, findings only (no summary); ``root``, the repository root, for
+    repository-relative paths (github, sarif); ``baselined``, the findings left out because the baseline holds
+    them."""
+
+    __slots__ = FIELDS = ("color", "quiet", "root", "baselined")
+
+    def __init__(self, color: bool = False, quiet: bool = False, root: str = ".", baselined: int = 0) -> None:
+        self.color, self.quiet, self.root, self.baselined = color, quiet, root, baselined
 
 
 Reporter = Callable[[list[FileResult], TextIO, Context], None]

@@ -13,7 +13,6 @@ from collections.abc import Mapping, Sequence
 
 from ..core.dims import Dim, Shape, format_shape, is_static_shape, volume
 from .dimops import broadcast_merge_into, compatible
-from .ops.convolution import matmul_operands
 from .reshape import Bound, ReshapeError, reshape_v1
 
 
@@ -134,6 +133,8 @@ def matmul(a: Shape, b: Shape, transpose_a: bool, transpose_b: bool) -> Shape:
     OpenVINO's MatMul checks static inner dims only and makes clashing dynamic batch dims ``?``)."""
     if a is None or b is None or not a or not b:
         return None
+    from .ops.convolution import matmul_operands  # a family the registry imports when it meets one of its ops
+
     a2, b2 = matmul_operands(a, b, transpose_a, transpose_b)
     ok, batch = broadcast_merge_into(a2[:-2], b2[:-2])
     if not ok or not compatible(a2[-1], b2[-2]):

@@ -2,13 +2,18 @@
 reader finds it (:mod:`.versions`).
 
 The op families of :mod:`.ops` register their functions in :data:`.node.FUNCTIONS` on import, per op version
-(MaxPool v1, v8, v14) or for every version; this module imports them all and joins each op version's functions
-with its attribute schema (:mod:`.schema`, from OpenVINO's own defaults in :mod:`.opsets`) into one unit.
+(MaxPool v1, v8, v14) or for every version; this module imports the families of an op type when it first meets
+that type (:data:`.families.FAMILY_OF`: a small model loads two or three of the twelve), and joins each op
+version's functions with its attribute schema (:mod:`.schema`, from OpenVINO's own defaults in :mod:`.opsets`)
+into one unit.
 """
 
 from __future__ import annotations
 
-from . import ops  # noqa: F401  every family registers its ops on import
+from importlib import import_module
+
+from . import ops
+from .families import FAMILIES, FAMILY_OF
 from .node import (FUNCTIONS, Node, Op, OpFunctions, Refused, ShapeError, ShapeFn, TypeFn, Undecided,  # noqa: F401
                    ValueFn, opset_number, parse_flag, passthrough, shape_infer, type_infer, value_eval)
 from .opsets import DEFAULTS
@@ -20,9 +25,16 @@ _UNITS: dict[tuple[str, int], Op] = {}  # (type lower-cased, op version) -> its 
 _SCHEMAS: dict[tuple[str, int], object] = {}
 
 
+def load_families(kind: str | None = None) -> None:
+    """Import the op families that register functions of op type ``kind`` (lower-cased); every family for None."""
+    for name in FAMILIES if kind is None else FAMILY_OF.get(kind, ()):
+        import_module(f"{ops.__name__}.{name}")
+
+
 def _functions(kind: str, version: int | None) -> OpFunctions | None:
     """The functions of op ``kind`` in op ``version``, each (shape, value, type) found on its own: the version's
     own, else every version's, else the newest earlier version's; None where there is none."""
+    load_families(kind)
     chain = [FUNCTIONS.get((kind, version)) if version is not None else None, FUNCTIONS.get((kind, None))]
     if version is not None:
         chain += [FUNCTIONS[(kind, v)] for v in sorted((v for (t, v) in FUNCTIONS
@@ -58,6 +70,9 @@ def load_plugins() -> bool:
     if _plugins_loaded:
         return False
     _plugins_loaded = True
+    # every built-in family first, as when they were all imported at start-up: a plug-in that registers a built-in
+    # type again meets the built-in registration now, not when a layer of that type is first met
+    load_families()
     from importlib.metadata import entry_points
     for ep in entry_points(group=ENTRY_POINTS):
         try:
@@ -137,5 +152,6 @@ def type_fn(kind: str, version: str = "") -> TypeFn | None:
 
 def registered() -> list[tuple[str, int | None]]:
     """Every (op type, op version) with a shape function, sorted (``None``: any version)."""
+    load_families()
     return sorted(((t, v) for (t, v), f in FUNCTIONS.items() if f.shape is not None),
                   key=lambda k: (k[0], -1 if k[1] is None else k[1]))

@@ -38,9 +38,8 @@ import itertools
 import math
 import struct
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-
 from ..core import etypes
+from ..core.records import Frozen
 
 MAX_ELEMENTS = 1 << 16  # a shape tensor longer than this is not a shape: irreshape does not build it
 
@@ -92,18 +91,27 @@ def numel(shape: Sequence[int]) -> int:
     return math.prod(shape)
 
 
-@dataclass(frozen=True, slots=True)
-class Tensor:
-    """An integer tensor: element type, shape and, per element (row-major), its lower and upper value."""
+class Tensor(Frozen):
+    """An integer tensor: element type, shape and, per element (row-major), its lower and upper value. ``raw``:
+    a Const of a type of :data:`RAW_TYPES` only: what shape inference's ``get_raw_data_as`` reads of its buffer
+    (i4/u4/nf4 a signed byte per element, bf16 its float), None where irreshape cannot tell; ``lo``/``hi`` are then
+    the values the element iterator unpacks (a Convert's input), empty where irreshape does not unpack them."""
 
+    __slots__ = FIELDS = ("et", "shape", "lo", "hi", "raw")
     et: str
     shape: tuple[int, ...]
     lo: tuple[int, ...]
     hi: tuple[int, ...]
-    #: a Const of a type of :data:`RAW_TYPES` only: what shape inference's ``get_raw_data_as`` reads of its buffer
-    #: (i4/u4/nf4 a signed byte per element, bf16 its float), None where irreshape cannot tell; ``lo``/``hi`` are then
-    #: the values the element iterator unpacks (a Convert's input), empty where irreshape does not unpack them
-    raw: tuple | None = None
+    raw: tuple | None
+
+    def __init__(self, et: str, shape: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...],
+                 raw: tuple | None = None) -> None:
+        put = object.__setattr__
+        put(self, "et", et)
+        put(self, "shape", shape)
+        put(self, "lo", lo)
+        put(self, "hi", hi)
+        put(self, "raw", raw)
 
     @property
     def is_const(self) -> bool:

@@ -13,21 +13,27 @@ import os
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-
 from ...core.findings import LayerRef, Problem
+from ...core.records import Record
 
-@dataclass(slots=True)
-class Port:
-    dims: tuple[int, ...] | None  # None when a <dim> could not be read
-    # (the port's line counted from its layer's, its ``precision`` as written or None, its ``id``, the lines of its
-    # <dim>s or None when they are the lines right after the port's): one tuple shared by the ports alike (readers
-    # share it), so that a port is four slots (a model holds a great many) and pays nothing for what repeats
+class Port(Record):
+    """``dims``: None when a <dim> could not be read. ``head``: (the port's line counted from its layer's, its
+    ``precision`` as written or None, its ``id``, the lines of its <dim>s or None when they are the lines right
+    after the port's): one tuple shared by the ports alike (readers share it), so that a port is four slots (a
+    model holds a great many) and pays nothing for what repeats. ``layer``: the layer the port belongs to;
+    ``source``: an input port's producer, the output port of another layer, set by IRModel.link (the first edge
+    into the port counts). Neither is compared nor shown."""
+
+    __slots__ = ("dims", "head", "layer", "source")
+    FIELDS = ("dims", "head")
+    dims: tuple[int, ...] | None
     head: tuple[int, str | None, str, tuple[int, ...] | None]
-    layer: "Layer | None" = field(default=None, compare=False, repr=False)  # the layer the port belongs to
-    # an input port's producer, the output port of another layer, set by IRModel.link: the first edge into
-    # the port counts
-    source: "Port | None" = field(default=None, compare=False, repr=False)
+    layer: "Layer | None"
+    source: "Port | None"
+
+    def __init__(self, dims: tuple[int, ...] | None, head: tuple[int, str | None, str, tuple[int, ...] | None],
+                 layer: "Layer | None" = None, source: "Port | None" = None) -> None:
+        self.dims, self.head, self.layer, self.source = dims, head, layer, source
 
     # hashed by identity (equality stays by content): a reading's memos key a port by the port itself, with no
     # int made per port as id() would
@@ -74,19 +80,27 @@ class Port:
         return tuple(range(line + 1, line + 1 + len(self.dims or ())))
 
 
-@dataclass(slots=True)
-class Layer:
+class Layer(Record):
+    """``kind``: the type lower-cased (OpenVINO matches layer types case-insensitively); ``inputs``, ``outputs``:
+    tuples, not lists (a model holds a great many of them); ``bodies``: the sub-graphs of a TensorIterator or Loop
+    (one, "body") or an If ("then", "else"), in file order."""
+
+    __slots__ = FIELDS = ("id", "name", "type", "kind", "version", "line", "data", "inputs", "outputs", "bodies")
     id: str
     name: str
     type: str
-    kind: str  # the type lower-cased: OpenVINO matches layer types case-insensitively
+    kind: str
     version: str
     line: int
     data: dict[str, str]
-    inputs: tuple[Port, ...]  # tuples, not lists: a model holds a great many of them
+    inputs: tuple[Port, ...]
     outputs: tuple[Port, ...]
-    # the sub-graphs of a TensorIterator or Loop (one, "body") or an If ("then", "else"), in file order
-    bodies: tuple["Body", ...] = ()
+    bodies: tuple["Body", ...]
+
+    def __init__(self, id: str, name: str, type: str, kind: str, version: str, line: int, data: dict[str, str],
+                 inputs: tuple[Port, ...], outputs: tuple[Port, ...], bodies: tuple["Body", ...] = ()) -> None:
+        self.id, self.name, self.type, self.kind, self.version, self.line = id, name, type, kind, version, line
+        self.data, self.inputs, self.outputs, self.bodies = data, inputs, outputs, bodies
 
     @property
     def end_line(self) -> int:
@@ -113,13 +127,17 @@ class Layer:
         return None
 
 
-@dataclass(slots=True)
-class Edge:
+class Edge(Record):
+    __slots__ = FIELDS = ("from_layer", "from_port", "to_layer", "to_port", "line")
     from_layer: str
     from_port: str
     to_layer: str
     to_port: str
     line: int
+
+    def __init__(self, from_layer: str, from_port: str, to_layer: str, to_port: str, line: int) -> None:
+        self.from_layer, self.from_port, self.to_layer, self.to_port, self.line = (from_layer, from_port, to_layer,
+                                                                                   to_port, line)
 
     def __str__(self) -> str:
         return f"{self.from_layer}:{self.from_port} -> {self.to_layer}:{self.to_port}"
@@ -207,60 +225,93 @@ class Edges(Sequence[Edge]):
         return f"Edges({list(self)!r})"
 
 
-@dataclass(slots=True)
-class PortMap:
+class PortMap(Record):
     """One ``<input>`` or ``<output>`` of a ``<port_map>`` (``<then_port_map>``, ``<else_port_map>``): the body
     layer it binds (``internal_layer_id``, as a path id) and the element's attributes as written."""
 
+    __slots__ = FIELDS = ("layer", "attrs", "line")
     layer: str
     attrs: dict[str, str]
     line: int
 
+    def __init__(self, layer: str, attrs: dict[str, str], line: int) -> None:
+        self.layer, self.attrs, self.line = layer, attrs, line
 
-@dataclass(slots=True)
-class Body:
+
+class Body(Record):
     """The sub-graph of a TensorIterator or a Loop (``name`` "body") or a branch of an If ("then", "else"): a
     graph of its own, read into ``model``, whose layer ids are path ids, ``prefix`` and the id written
     (``"7/3"``, ``"7/then/3"``; nested bodies chain: ``"7/3/then/0"``), in its edges, port map and back edges
-    too. ``inputs`` and ``outputs`` bind the outer layer's ports to the body's Parameters and Results."""
+    too. ``inputs`` and ``outputs`` bind the outer layer's ports to the body's Parameters and Results;
+    ``back_edges`` run from a body Result to a body Parameter; ``line``: the line of the body's element
+    (``<body>``, ``<then_body>``, ``<else_body>``)."""
 
+    __slots__ = FIELDS = ("name", "prefix", "model", "inputs", "outputs", "back_edges", "line")
     name: str
     prefix: str
     model: "IRModel"
-    inputs: list[PortMap] = field(default_factory=list)
-    outputs: list[PortMap] = field(default_factory=list)
-    back_edges: list[Edge] = field(default_factory=list)  # from a body Result to a body Parameter
-    line: int = 0  # the line of the body's element (``<body>``, ``<then_body>``, ``<else_body>``)
+    inputs: list[PortMap]
+    outputs: list[PortMap]
+    back_edges: list[Edge]
+    line: int
+
+    def __init__(self, name: str, prefix: str, model: "IRModel", inputs: list[PortMap] | None = None,
+                 outputs: list[PortMap] | None = None, back_edges: list[Edge] | None = None, line: int = 0) -> None:
+        self.name, self.prefix, self.model, self.line = name, prefix, model, line
+        self.inputs = [] if inputs is None else inputs
+        self.outputs = [] if outputs is None else outputs
+        self.back_edges = [] if back_edges is None else back_edges
 
 
-@dataclass(slots=True)
-class Links:
-    """What :meth:`IRModel.link` found in the edges."""
+class Links(Record):
+    """What :meth:`IRModel.link` found in the edges: ``dangling``, the edges that name no layer (edge, "layer", the
+    missing id) or no port (edge, "output" or "input", the layer lacking it), in file order; ``broken``, the input
+    ports whose first edge is dangling; ``ordered``: every edge between two layers runs forward in the file."""
 
-    # edges that name no layer (edge, "layer", the missing id) or no port (edge, "output" or "input", the
-    # layer lacking it), in file order
-    dangling: list[tuple[Edge, str, "str | Layer"]] = field(default_factory=list)
-    broken: set[tuple[str, str]] = field(default_factory=set)  # input ports whose first edge is dangling
-    ordered: bool = True  # every edge between two layers runs forward in the file
+    __slots__ = FIELDS = ("dangling", "broken", "ordered")
+    dangling: list[tuple[Edge, str, "str | Layer"]]
+    broken: set[tuple[str, str]]
+    ordered: bool
+
+    def __init__(self, dangling: list[tuple[Edge, str, "str | Layer"]] | None = None,
+                 broken: set[tuple[str, str]] | None = None, ordered: bool = True) -> None:
+        self.dangling = [] if dangling is None else dangling
+        self.broken = set() if broken is None else broken
+        self.ordered = ordered
 
 
-@dataclass(slots=True)
-class IRModel:
+class IRModel(Record):
+    """One IR graph. ``edges``: Edges, as the readers give them, or any sequence of Edge; ``comments``: every
+    `irreshape:` comment; ``problems``: what the reader found wrong; ``rt_info``: layer (path) id -> the <rt_info>
+    attributes inference depends on (reader.RT_INFO), one dict, shared by the bodies' models, holding only the
+    layers that have one. Made when asked: the links of the edges, and by layer kind, the edges out of each layer
+    of that kind in file order (three ends an edge, from port, to layer, to port, in one flat list per layer, no
+    Edge made)."""
+
+    __slots__ = FIELDS = ("path", "version", "name", "layers", "edges", "duplicates", "comments", "problems",
+                          "rt_info", "_links", "_from")
     path: str
     version: int | None
     name: str
     layers: dict[str, Layer]
-    edges: Sequence[Edge]  # Edges, as the readers give them, or any sequence of Edge
-    duplicates: list[Layer] = field(default_factory=list)
-    comments: list[tuple[int, str]] = field(default_factory=list)  # every `irreshape:` comment
-    problems: list[Problem] = field(default_factory=list)  # what the reader found wrong
-    # layer (path) id -> the <rt_info> attributes inference depends on (reader.RT_INFO); one dict, shared by the
-    # bodies' models, holding only the layers that have one
-    rt_info: dict[str, frozenset[str]] = field(default_factory=dict)
-    _links: Links | None = None
-    # layer kind -> the edges out of each layer of that kind, in file order (made for a kind when asked): three
-    # ends an edge (from port, to layer, to port) in one flat list per layer, no Edge made
-    _from: dict[str | None, dict[str, tuple[str, ...]]] = field(default_factory=dict)
+    edges: Sequence[Edge]
+    duplicates: list[Layer]
+    comments: list[tuple[int, str]]
+    problems: list[Problem]
+    rt_info: dict[str, frozenset[str]]
+    _links: Links | None
+    _from: dict[str | None, dict[str, tuple[str, ...]]]
+
+    def __init__(self, path: str, version: int | None, name: str, layers: dict[str, Layer], edges: Sequence[Edge],
+                 duplicates: list[Layer] | None = None, comments: list[tuple[int, str]] | None = None,
+                 problems: list[Problem] | None = None, rt_info: dict[str, frozenset[str]] | None = None) -> None:
+        self.path, self.version, self.name, self.layers, self.edges = path, version, name, layers, edges
+        self.duplicates = [] if duplicates is None else duplicates
+        self.comments = [] if comments is None else comments
+        self.problems = [] if problems is None else problems
+        self.rt_info = {} if rt_info is None else rt_info
+        self._links: Links | None = None
+        self._from: dict[str | None, dict[str, tuple[str, ...]]] = {}
 
     @property
     def bin_path(self) -> str:

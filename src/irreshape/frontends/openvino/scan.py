@@ -17,6 +17,14 @@ the ``<dim>`` lines from newline counts. It is exact, not heuristic:
   that is not a plain integer, is read by lxml on its own (the ``<layer>`` element alone), with the
   reader of :mod:`.reader`: the same objects and problems as a reading of the whole document.
 
+Well-formedness: a document the scan takes must be one libxml2 takes. A small one is fed to libxml2 chunk by
+chunk. A large one in the serializer's own layout proves it as it is scanned (:class:`_Checker`): ASCII without
+control characters, ``&`` or ``]]>``; every tag matched by an exact pattern (fixed element and attribute names,
+values without ``<``; a ``<data>``'s attributes checked as XML has them, no name twice); no run of bytes near
+libxml2's limits on names, values and text; and what follows ``</edges>`` parsed by libxml2 as ``<net>``'s
+content. The first thing off that layout starts libxml2 on the whole file, in a thread of its own, as before;
+its verdict then decides.
+
 Anything else returns False and the caller reads the document element by element (comments, for
 inline suppressions, take that path). The two readings give equal models: tests compare them on every
 fixture, exported model and hostile file.
@@ -44,19 +52,33 @@ _LAYER = re.compile(
     rb"\s*<layer(\s[^>]*)>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>([^<]*(?:<(?!/input>)[^<]*)*)</input>\s*)?"
     rb"(?:<output>([^<]*(?:<(?!/output>)[^<]*)*)</output>\s*)?(" + _RT_INFO + rb")?</layer>")
 _PORTS = re.compile(rb"<port(" + _A + rb")(?:/>|>(" + _PORT_BODY + rb")</port>)")
-_NAMES = re.compile(rb' names="[^"\n]*"')  # port names: no part of the model, and unique to each port
+# port names: no part of the model, and unique to each port: each becomes ` names=""`, so that equal sections share
+# their reading (a port with two names has two: the section is then off the layout)
+_NAMES = re.compile(rb' names="[^"<\n]*"')
+_NO_NAMES = b' names=""'
 _DIM = re.compile(rb"<dim>([^<]*)</dim>")
 # the usual layout of a port's content: one <dim> per line, the first on the line after the port
 _DIMS_PER_LINE = re.compile(rb"(?:[ \t]*\n[ \t]*<dim>[^<\n]*</dim>)*")
 _LAYER_ATTRS = re.compile(rb' id="([^"&\t\n]*)" name="([^"&\t\n]*)" type="([^"&\t\n]*)" version="([^"&\t\n]*)" ?')
 _CONST_DATA = re.compile(rb' element_type="([^"&\t\n]*)" shape="([^"&\t\n]*)" offset="([0-9]*)" size="([0-9]*)" ?')
-_PORT_ATTRS = re.compile(rb' id="([^"&\t\n]*)"(?: precision="([^"&\t\n]*)")? ?')
+_PORT_ATTRS = re.compile(rb' id="([^"&\t\n]*)"(?: precision="([^"&\t\n]*)")?(?: names="")? ?')
 _ATTR = re.compile(rb"([^\s=]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _EDGE = re.compile(rb'\n[ \t]*<edge from-layer="([^"&\t\n]*)" from-port="([^"&\t\n]*)" to-layer="([^"&\t\n]*)" '
                    rb'to-port="([^"&\t\n]*)" ?/>')
 _ANY_EDGE = re.compile(rb"<edge(" + _A + rb")/?>")
 _EDGES = re.compile(rb"\s*<edges\s*(/?)>")
 _PROLOG = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml(" + _A + rb")\?>)?\s*<net(" + _A + rb")>\s*<layers>")
+# the attributes of a tag as XML has them (names of ASCII letters, digits and ._-, far below libxml2's length
+# limit, no namespace prefix or declaration; values without "<" or "&"), for the proof of well-formedness; and the
+# XML declaration OpenVINO writes
+_XML_ATTRS = re.compile(rb"(?:[ \t\n]+(?!xmlns)[A-Za-z_][A-Za-z0-9_.-]{0,999}[ \t\n]*=[ \t\n]*(?:\"[^\"<&]*\"|'[^'<&]*'))*"
+                        rb"[ \t\n]*")
+_XML_NAME = re.compile(rb"[ \t\n]([A-Za-z_:][A-Za-z0-9_.:-]*)[ \t\n]*=")
+_XML_DECL = re.compile(rb"[ \t\n]+version[ \t\n]*=[ \t\n]*(?:\"1\.0\"|'1\.0')(?:[ \t\n]+encoding[ \t\n]*=[ \t\n]*(?:\"[A-Za-z]"
+                       rb"[A-Za-z0-9._-]*\"|'[A-Za-z][A-Za-z0-9._-]*'))?(?:[ \t\n]+standalone[ \t\n]*=[ \t\n]*"
+                       rb"(?:\"(?:yes|no)\"|'(?:yes|no)'))?[ \t\n]*")
+_XML_CHARS = bytes(range(0x20, 0x7F)) + b"\t\n"  # what a document proven here is made of (CR: read element by element)
+_SPAN = 1 << 20  # the longest layer, edge line or run of text proven here: far below libxml2's limits (10 MB)
 _ENTITY = re.compile(r"&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);")
 _NAMED = {"lt": "<", "gt": ">", "amp": "&", "quot": '"', "apos": "'"}
 
@@ -125,26 +147,36 @@ class _Null:
 
 
 class _Checker:
-    """libxml2's verdict on the whole document's well-formedness, taken beside the scan.
+    """libxml2's verdict on the whole document's well-formedness, or the scan's proof of it.
 
-    Where the system names an open file by path (``/proc/self/fd``, with an offset of its own), libxml2
-    reads and checks the file in a thread of its own, without Python's lock, on another core if there is
-    one; elsewhere the scan feeds it each chunk it reads. Either way libxml2 builds nothing.
+    A document of at most a chunk is fed to libxml2 chunk by chunk, as the scan reads it. A larger one is proven
+    well-formed by the scan itself while it keeps to the layout the proof covers (see the module's docstring);
+    the first thing off it (:meth:`distrust`) starts libxml2 on the whole file, read through a path of its own
+    (``/proc/self/fd``, with an offset of its own) in a thread of its own, without Python's lock, on another
+    core if there is one. Where the system names no open file by path, libxml2 is fed every chunk. Either way
+    libxml2 builds nothing.
     """
 
     def __init__(self, fd: int, size: int) -> None:
-        from lxml import etree
-
         self._verdict: list[bool] = []
         self._thread = None
-        path = FD_PATH.format(fd)
-        if size > CHUNK and os.path.exists(path):
+        self._parser = None
+        self._path = FD_PATH.format(fd)
+        self._tail = b""  # the last bytes fed, for a "]]>" across two chunks
+        self.proving = size > CHUNK and os.path.exists(self._path)
+        if not self.proving:
+            from lxml import etree
+
+            self._parser = etree.XMLParser(target=_Null(), **parser_options())
+
+    def distrust(self) -> None:
+        """The document is off the layout the scan proves: libxml2 checks the whole file."""
+        if self.proving:
             import threading
 
-            self._thread = threading.Thread(target=self._check_file, args=(path,), daemon=True)
+            self.proving = False
+            self._thread = threading.Thread(target=self._check_file, args=(self._path,), daemon=True)
             self._thread.start()
-        else:
-            self._parser = etree.XMLParser(target=_Null(), **parser_options())
 
     def _check_file(self, path: str) -> None:
         from lxml import etree
@@ -157,21 +189,58 @@ class _Checker:
             self._verdict.append(True)
 
     def feed(self, chunk: bytes) -> None:
-        if self._thread is None:
+        if self._parser is not None:
             try:
                 self._parser.feed(chunk)
             except Exception:
                 raise _Whole from None
+        elif self.proving:
+            seam = self._tail + chunk[:2]
+            if (not chunk.isascii() or chunk.translate(None, _XML_CHARS) or chunk.find(b"&") >= 0
+                    or chunk.find(b"]]>") >= 0 or seam.find(b"]]>") >= 0):
+                self.distrust()
+            self._tail = chunk[-2:]
+
+    def prove_tail(self, tail: bytes) -> None:
+        """What follows ``</edges>``: ``<net>``'s last content, its end tag and white space, checked by libxml2 (the
+        model's ``<rt_info>``: a few elements)."""
+        if not self.proving:
+            return
+        end = tail.rfind(b"</net")
+        if end < 0 or not _END_NET.fullmatch(tail, end) or len(tail) > _SPAN:
+            self.distrust()
+            return
+        from lxml import etree
+
+        parser = etree.XMLParser(target=_Null(), **parser_options())
+        try:
+            parser.feed(b"<net>")
+            parser.feed(tail[:end])
+            parser.feed(b"</net>")
+            parser.close()
+        except Exception:
+            self.distrust()
+
+    def attributes(self, raw: bytes) -> None:
+        """Distrust the document unless ``raw`` is a tag's attributes as XML has them (no name twice)."""
+        if self.proving and (_XML_ATTRS.fullmatch(raw) is None or len(set(names := _XML_NAME.findall(raw)))
+                             != len(names)):
+            self.distrust()
 
     def result(self) -> bool:
         if self._thread is not None:
             self._thread.join()
             return self._verdict[0]
+        if self._parser is None:
+            return True  # proven by the scan
         try:
             self._parser.close()
         except Exception:
             return False
         return True
+
+
+_END_NET = re.compile(rb"</net[ \t\n]*>[ \t\n]*")
 
 
 class Scanner:
@@ -249,6 +318,10 @@ class Scanner:
             raise _Whole
         if _attrs(m.group(1) or b"").get("encoding", "utf-8").lower() not in ("utf-8", "utf8"):
             raise _Whole
+        if self.checker.proving:
+            if m.group(1) is not None and _XML_DECL.fullmatch(m.group(1)) is None:
+                self.checker.distrust()
+            self.checker.attributes(m.group(2))
         net_line = data.count(b"\n", 0, data.index(b"<net")) + 1
         self.line += data.count(b"\n", 0, m.end())
         self.data = data[m.end():]
@@ -275,6 +348,8 @@ class Scanner:
                     continue
             if m is not None:
                 start = m.start(1) - 6
+                if m.end() - pos > _SPAN:
+                    self.checker.distrust()
                 line += data.count(b"\n", at, start)
                 at = start
                 try:
@@ -290,6 +365,8 @@ class Scanner:
                 nxt = data.find(b"<layer", start + 6)
                 if end < 0 or 0 <= nxt < end:
                     raise _Whole  # an empty <layer/>, or one inside another
+                if start - pos > _SPAN:
+                    self.checker.distrust()
                 line += data.count(b"\n", at, start)
                 at = start
                 pos = end + 8
@@ -300,29 +377,43 @@ class Scanner:
                 layers[layer.id] = layer
         if not data.startswith(b"</layers>", start):
             raise _Whole
+        if start - pos > _SPAN:
+            self.checker.distrust()
         self.line, self.at = line, at
         self._drop(start + 9)
         # what only the layers needed goes before the edges are read: the model is then at its largest
         self.data_dicts = self.sections = self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
         edges = self._edges()
+        tail = []  # the rest of the document, for the proof of its well-formedness
+        kept = 0
         while self.refill() or self.data:  # the rest of the document, dropped just after a ">"
-            self._drop(len(self.data) if self.eof else self.data.rfind(b">") + 1)
+            cut = len(self.data) if self.eof else self.data.rfind(b">") + 1
+            if self.checker.proving and kept <= _SPAN:
+                tail.append(self.data[:cut])
+                kept += cut
+            self._drop(cut)
+        self.checker.prove_tail(b"".join(tail))
         if self.tags != [len(layers) + len(duplicates), len(edges) + 1]:
             raise _Whole  # a <layer> or an <edge> somewhere else
         return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
-        if m.group(5) is not None and m.group(5).find(b"<attribute") >= 0:
-            raise _OneLayer  # an <rt_info> the reader of a layer looks into
+        if m.group(5) is not None:
+            if m.group(5).find(b"<attribute") >= 0:
+                raise _OneLayer  # an <rt_info> the reader of a layer looks into
+            self.checker.distrust()  # content the scan does not prove
         raw = m.group(1)
         a = _LAYER_ATTRS.fullmatch(raw)
         share = self.share
         if a is not None:
+            if self.checker.proving and raw.find(b"<") >= 0:
+                self.checker.distrust()
             lid, name, typ, version = a.groups()
             lid, name, typ, version = lid.decode(), name.decode(), typ.decode(), version.decode()
         else:
             if b"\n" in raw:
                 raise _OneLayer
+            self.checker.attributes(raw)
             attrs = _attrs(raw)
             lid, name, typ, version = (attrs.get(k, "") for k in ("id", "name", "type", "version"))
         known = self.reader.kind(typ)
@@ -333,10 +424,13 @@ class Scanner:
             d = self.data_dicts.get(raw)
             if d is None:
                 if (c := _CONST_DATA.fullmatch(raw)) is not None:
+                    if self.checker.proving and raw.find(b"<") >= 0:
+                        self.checker.distrust()
                     et, shape, offset, size = c.groups()
                     d = {"element_type": share(et := et.decode(), et), "shape": share(shape := shape.decode(), shape),
                          "offset": offset.decode(), "size": size.decode()}
                 else:
+                    self.checker.attributes(raw)
                     items = tuple(_attrs(raw).items())
                     d = self.reader.data.get(items)
                     if d is None:
@@ -351,7 +445,7 @@ class Scanner:
             if sec is None:
                 continue
             # find, not `in`: bytes' `in` first tries its operand as an int, and pays for the TypeError's message
-            key = _NAMES.sub(b"", sec) if sec.find(b" names=") >= 0 else sec
+            key = _NAMES.sub(_NO_NAMES, sec) if sec.find(b" names=") >= 0 else sec
             known = sections.get(key)
             if known is None:
                 known = self._section(key)
@@ -391,6 +485,7 @@ class Scanner:
                 pid, prec = a.group(1).decode(), a.group(2)
                 prec = None if prec is None else prec.decode()
             else:
+                self.checker.attributes(raw)
                 attrs = _attrs(raw)
                 pid, prec = attrs.get("id", ""), attrs.get("precision")
             rel += sec.count(b"\n", at, p.start())
@@ -408,6 +503,7 @@ class Scanner:
         before the port's ``<rt_info>``: whatever that holds is not the port's (as lxml reads it)."""
         cut = body.find(b"<rt_info")
         if cut >= 0:
+            self.checker.distrust()  # content the scan does not prove
             body = body[:cut]
         known = self.dims
         dims = []
@@ -450,6 +546,8 @@ class Scanner:
         m = _EDGES.match(self.data)
         if m is None:
             raise _Whole
+        if m.end() > _SPAN:
+            self.checker.distrust()
         line = self.line + self.data.count(b"\n", 0, m.end())
         if m.group(1):
             self.line, self.at = line, m.end()
@@ -485,12 +583,16 @@ class Scanner:
         # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
         if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
                 and (not last or not data[data.rfind(b"\n", begin, end):end].strip(b" \t\n"))):
+            # proven: one tag a line, the edge's own (no other "<"), values without "<"
+            if self.checker.proving and (data.count(b"<", begin, end) != len(found) or end - begin > _SPAN):
+                self.checker.distrust()
             # the four ends of every edge in order, decoded and shared (a layer's id from the layer, a port's from
             # ``share``), in one list: no call per edge
             edges.extend([la.id if (la := layer(s)) is not None else share(s, s)
                           for s in map(bytes.decode, chain.from_iterable(found))],
                          range(line + 1, line + 1 + len(found)))
             return line + newlines
+        self.checker.distrust()  # off the layout the scan proves
         at = begin
         for e in _ANY_EDGE.finditer(data, begin, end):
             line += data.count(b"\n", at, e.start())

@@ -1,4 +1,5 @@
-"""One module per op family; each registers its ops' shape functions, type rules and value evaluators on import."""
+"""One module per op family; each registers its ops' shape functions, type rules and value evaluators on import.
 
-from . import (control, convolution, detection, elementwise, image, movement, pooling, reduction,  # noqa: F401
-               signal, sparse, state, strings)
+No family is imported here: :mod:`..registry` imports the families of an op type (:data:`..families.FAMILY_OF`)
+when it first meets that type, so a model pays only for the families of its own layers.
+"""

@@ -175,8 +175,10 @@ def judge(edit: Edit, folder: Path) -> Verdict:
     why = []
     if any(code == "IR900" for code, _ in after):
         why.append("IR900")
-    # a refused layer in a shape subgraph leaves the Reshapes it feeds not verified (an info naming the refusal)
-    elsewhere = [k for k in (added + gone) if k[1] != lid and not (refused and k[0] == "IR109" and k in added)]
+    # a refused layer in a shape subgraph leaves the Reshapes it feeds not verified (an info naming the refusal),
+    # and what the file's original findings said of the model it no longer is (an IR503 pin) goes with it
+    elsewhere = [k for k in (added + gone) if k[1] != lid
+                 and not (refused and ((k[0] == "IR109" and k in added) or k in gone))]
     if elsewhere:
         why.append(f"findings elsewhere {sorted(elsewhere, key=str)}")
     about = f"port {edit.port.id} declares precision"

@@ -91,14 +91,15 @@ def refusals(model, release: str) -> list[Refusal]:
     out: list[tuple[int, int, Refusal]] = []
     whole = _file_refusal(model, i)
     if whole is not None:
-        out.append((0, 0, whole))
+        out.append((-1, 0, whole))
     names: dict[int, set[str]] = {}
+    place = {id(la): k for k, la in enumerate(sorted(model.every_layer(), key=lambda la: la.line))}  # file order
     for phase, graph, layer in _events(model):
         if phase == "list":
             found = _listed(graph, layer, i, names.setdefault(id(graph), set()))
         else:
             found = _layer_refusals(layer, i)
-        out.extend((layer.line, k, r) for k, r in enumerate(found, 0 if phase == "list" else 10))
+        out.extend((place[id(layer)], k, r) for k, r in enumerate(found, 0 if phase == "list" else 10))
     out.sort(key=lambda x: (x[0], x[1]))
     return [r for _, _, r in out]
 
@@ -206,7 +207,8 @@ def first(model, found: "list[Refusal]") -> "Refusal | None":
     for phase, _, layer in _events(model):
         rank.setdefault((phase, id(layer)), len(rank))
     late = len(rank)
-    return min(found, key=lambda r: rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
+    return min(found, key=lambda r: -1 if r.layer is None else  # the file as a whole: before any layer is read
+               rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
 
 
 def _events(graph) -> Iterable:

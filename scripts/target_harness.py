@@ -54,6 +54,11 @@ _NAMED = re.compile(r"layer (\S+) id:(\S+) from")
 _UNIQUE = re.compile(r"(\S+) name is not unique")
 
 
+def _nopath(words: str) -> str:
+    """The words without the file's path (a tiny file's refusal names it; the cache may hold another copy's)."""
+    return re.sub(r"(Unable to read the model: )\S+", r"\1<path>", words)
+
+
 def _digest(f: Path) -> str:
     """The file's identity for the cache: its XML's and .bin's contents."""
     h = hashlib.sha1(f.read_bytes())
@@ -233,7 +238,7 @@ def judge(files: list[Path], releases: list[str], verbose: bool) -> dict:
             if theirs is None or not ours:
                 continue
             first = targets.first(models[f], ours)
-            if first.message == theirs:
+            if _nopath(first.message) == _nopath(theirs):
                 tally["words_match"] += 1
             elif verbose:
                 print(f"{r} words {f.name}: ours {first.message!r} theirs {theirs!r}", file=sys.stderr)
@@ -263,7 +268,7 @@ def labels(files: list[Path], verdicts: dict[str, list[dict]]) -> dict:
             e = verdicts[r][k]["e"]
             v = None
             if e is not None:
-                w = words(e).replace(str(f), "<path>")  # the file's path (a tiny file's refusal holds it)
+                w = _nopath(words(e))  # the file's path (a tiny file's refusal holds it)
                 m, u = _NAMED.search(w), _UNIQUE.search(w)
                 v = {"layer": m.group(2) if m else None, "name": m.group(1) if m else u.group(1) if u else None,
                      "message": w}
@@ -294,7 +299,8 @@ def main(argv: list[str]) -> int:
             if weights:
                 p.with_suffix(".bin").write_bytes(weights)
             gen_files.append(p)
-        files = sorted(set(fixtures()) | set(gen_files))
+        kept = [] if args.write_generated else [f for f in fixtures() if not f.is_relative_to(GENERATED)]
+        files = sorted(set(kept if not args.write_generated else fixtures()) | set(gen_files))
         if WILD.is_dir() and not args.no_wild:
             files += sorted(WILD.glob("*.xml"))
         print(f"{len(made)} generated cases", file=sys.stderr)

@@ -178,6 +178,13 @@ def _edits(base: dict[tuple[str, int], tuple[str, bytes]]) -> list[tuple[str, st
                     rf"\g<1>{names[0]}\g<2>")
     add("case_maxpool-14", base.get(("MaxPool", 14)), r'type="MaxPool" version="opset14"',
         'type="maxpool" version="opset14"')
+    add("case_squeeze-15", base.get(("Squeeze", 15)), r'type="Squeeze" version="opset15"',
+        'type="squeeze" version="opset15"')
+    for t in ("ExperimentalDetectronTopKROIs", "ExperimentalDetectronPriorGridGenerator", "Proposal"):
+        for v, made in base.items():
+            if v[0] == t:
+                for name in ("experimental", "extension"):
+                    add(f"version_{t}-{v[1]}_{name}", made, rf'(type="{t}" version=")opset\d+(")', rf"\g<1>{name}\g<2>")
     add("case_MaxPool-14_CEIL_TORCH", base.get(("MaxPool", 14)), r'rounding_type="[^"]*"', 'rounding_type="CEIL_TORCH"')
     add("version_MaxPool-14_as_opset8", base.get(("MaxPool", 14)), r'version="opset14"', 'version="opset8"')
     for prec in ("F8E4M3", "F8E8M0", "NF4", "U2", "STRING", "F4E2M1"):

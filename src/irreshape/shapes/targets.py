@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .releases import (CHECKS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, RELEASES,
                        VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
-from .versions import opset_number, resolve
+from .versions import opset_number, resolve, translated
 
 _INDEX = {r: i for i, r in enumerate(RELEASES)}
 _LAST = len(RELEASES) - 1
@@ -203,7 +203,7 @@ def _made_refusals(layer, found: list[tuple], i: int) -> list[Refusal]:
             return [Refusal(layer, "opset", _words("opset", i).format(**fields), what, _since(op_at))]
     for kind, at, what in found:
         if kind == "op" and at > i:
-            return [Refusal(layer, "op", _words("op", i).format(**{**fields, "type": what.rsplit("-", 1)[0]}), what,
+            return [Refusal(layer, "op", _words("op", i).format(**{**fields, "type": translated(layer.type)}), what,
                             _since(at))]
     out = []
     for kind, at, detail in found:

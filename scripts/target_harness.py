@@ -143,6 +143,27 @@ def generated() -> list[tuple[str, str, bytes]]:
     return out
 
 
+def retyped(n: int, seed: int = 30) -> list[tuple[str, str, bytes]]:
+    """A seeded sample of ``n`` of tests/irtools/typesweep's files: a Parameter of an op version's small valid model
+    given another element type (what an older release's validation may take differently)."""
+    import random
+
+    from irtools import typesweep
+    todo = []
+    for t, v in typesweep.units():
+        try:
+            built = typesweep.models(t, v)
+        except Exception:  # noqa: BLE001
+            continue
+        for k, (xml, weights, params) in enumerate(built):
+            for p in params:
+                for to in typesweep.RETYPES:
+                    todo.append((f"retyped_{t}-{v}_{k}_{p}_{to}", xml, weights, p, to))
+    rng = random.Random(seed)
+    return [(name, typesweep.retype(xml, p, to), weights)
+            for name, xml, weights, p, to in rng.sample(todo, min(n, len(todo)))]
+
+
 def _sub(xml: str, pattern: str, repl: str) -> str | None:
     edited, n = re.subn(pattern, repl, xml, count=1, flags=re.S)
     return edited if n else None
@@ -291,6 +312,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--labels", action="store_true", help=f"write {LABELS.relative_to(ROOT)}")
     ap.add_argument("--write-generated", action="store_true", help=f"keep the generated cases in {GENERATED}")
     ap.add_argument("--no-wild", action="store_true")
+    ap.add_argument("--retyped", type=int, default=0, metavar="N",
+                    help="N seeded files of the type sweep too (a Parameter retyped; not kept)")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     t0 = time.time()
@@ -308,6 +331,11 @@ def main(argv: list[str]) -> int:
             gen_files.append(p)
         kept = [] if args.write_generated else [f for f in fixtures() if not f.is_relative_to(GENERATED)]
         files = sorted(set(kept if not args.write_generated else fixtures()) | set(gen_files))
+        for name, xml, weights in retyped(args.retyped) if args.retyped else ():
+            p = Path(d) / f"{name}.xml"
+            p.write_text(xml)
+            p.with_suffix(".bin").write_bytes(weights)
+            files.append(p)
         if WILD.is_dir() and not args.no_wild:
             files += sorted(WILD.glob("*.xml"))
         print(f"{len(made)} generated cases", file=sys.stderr)

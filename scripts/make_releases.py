@@ -91,6 +91,19 @@ def cases() -> list[tuple[tuple, str, bytes | None]]:
             if a.kind in ("enum", "etype") and not (op in ("Parameter", "Constant") and a.name == "element_type"):
                 for value in a.members:
                     out.append((("value", op, v, a.name, value), model_xml(op, v, {a.name: value}, name=NAME), None))
+    # each input of each op version's small valid model (tests/irtools/typesweep) given the dynamic element type:
+    # what an older release's validation refuses there
+    from irtools import typesweep
+    for t, v in typesweep.units():
+        try:
+            built = typesweep.models(t, v)
+        except Exception:  # noqa: BLE001  an op version the sweep has no valid model of
+            continue
+        for k, (xml, weights, params) in enumerate(built):
+            for p in params:
+                m = re.fullmatch(r"in(\d+)", p)
+                if m:
+                    out.append((("dynin", t, v, k, int(m.group(1))), typesweep.retype(xml, p, "dynamic"), weights))
     # two layers of one name (Parameters; Results; an op), the name of a Parameter and a Result
     two = _param("0", "dup", "f32", "FP32") + _param("1", "dup", "f32", "FP32")
     out.append((("check", "name", "Parameter"), _net(two + _result("2", "r0") + _result("3", "r1"),
@@ -246,6 +259,22 @@ def analyse(keys: list[tuple], got: dict[str, dict]) -> dict:
             shapes = ranges([None if p is None else template(p, [(value.upper(), "{VALUE}")]).replace(
                 f'"{value}"', '"{value}"') for p in per])
             value_words[k[1:]] = wordings.setdefault(shapes, len(wordings))
+    # an input of the dynamic element type that an older release's validation refuses (where it knows the op)
+    dynamic_input: dict[tuple, int] = {}
+    dynamic_words: dict[tuple, tuple] = {}
+    for k in keys:
+        if k[0] != "dynin" or base[repr(k)] is not None:
+            continue
+        per = []
+        for r in rel:
+            w = msg[r][k]
+            bad = w is not None and not (_OPSET_WORDS.search(w) or _OP_WORDS.search(w))
+            per.append(w.splitlines()[-1] if bad else None)
+        s = since([p is not None for p in per])
+        key = (k[1], k[2], k[4])
+        if s is not None and s > dynamic_input.get(key, 0):
+            dynamic_input[key] = s
+            dynamic_words[key] = ranges(per)
     checks: dict[str, tuple] = {}
     for k in keys:
         if k[0] == "check":
@@ -256,7 +285,8 @@ def analyse(keys: list[tuple], got: dict[str, dict]) -> dict:
     return {"releases": rel, "opset_since": opset_since, "op_since": op_since,
             "templates": {kind: ranges(v) for kind, v in templates.items()}, "etype_since": etype_since,
             "precision_since": precision_since, "etype_words": etype_words, "value_since": value_since,
-            "value_words": value_words, "wordings": tuple(wordings), "checks": checks, "odd": odd}
+            "value_words": value_words, "wordings": tuple(wordings), "dynamic_input": dynamic_input,
+            "dynamic_words": dynamic_words, "checks": checks, "odd": odd}
 
 
 def write(a: dict, cases_per_release: int, seconds: float) -> None:
@@ -281,6 +311,9 @@ def write(a: dict, cases_per_release: int, seconds: float) -> None:
         "ETYPE_WORDS: 'param:t', 'const:t', 'precision:t' -> ((first release index, the words or None), ...) likewise.",
         "VALUE_WORDS: VALUE_SINCE's keys -> an index into WORDINGS: ((first release index, the words or None), ...)",
         "    likewise, {value} the value as written, {VALUE} upper-cased.",
+        "DYNAMIC_INPUT_SINCE: (op type, op version, input index) -> the first release whose validation takes an input of",
+        "    the dynamic element type there (only where it knows the op version); DYNAMIC_WORDS the last line of its",
+        "    words likewise (the node's description before it is not kept).",
         "CHECKS: other reader checks -> ((first release index, the words, {name} the layer's, or None), ...):",
         "    'name:<type>' two layers of that type and one name; 'small' a document ending in the first 512 bytes.",
         '"""',
@@ -304,6 +337,10 @@ def write(a: dict, cases_per_release: int, seconds: float) -> None:
         f"VALUE_WORDS = {fmt(a['value_words'])}",
         "",
         f"WORDINGS = {fmt(a['wordings'])}",
+        "",
+        f"DYNAMIC_INPUT_SINCE = {fmt(a['dynamic_input'])}",
+        "",
+        f"DYNAMIC_WORDS = {fmt(a['dynamic_words'])}",
         "",
         f"CHECKS = {fmt(a['checks'])}",
         "",

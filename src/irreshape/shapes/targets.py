@@ -18,13 +18,15 @@ opset it does not know, an op its opset lacks, an attribute value or element typ
 as its layer is made; the first refusal stops it (:func:`first`). A file whose document ends within its first 512
 bytes is taken for no format by the releases that judge the format from those bytes.
 
+An input of the dynamic element type where an older release's validation wants it typed (DFT/IDFT-7,
+RDFT/IRDFT-9, ROIAlign-3/9 on 2023.0.x, Mish-4 to 2024.0, SegmentMax-16's indices on 2025.1) is refused as measured
+on each op version's small model (an ``etype`` refusal whose words are the last line of the release's).
+
 What irreshape does not tell: ``element_type="undefined"`` (older releases refuse it where a Result receives it,
-"has undefined element type", measured on a Parameter feeding a Result only); what an older release's validation
-or shape inference refuses beyond its IR reader: of 3,000 files of the type sweep (a Parameter retyped; 1,746 of
-them read by 2026.4.1 with the fixtures), 2023.0.x alone refuses 4 that irreshape passes, each an input of
-``dynamic`` element type where that release's validation wants a real or an index type (ROIAlign-3's ROIs,
-RDFT-9's and IRDFT-9's axes: "FFT op axes element type must be i32 or i64"); extension layers
-(openvino_tokenizers' and others', which each release reads only with its own extension).
+"has undefined element type", measured on a Parameter feeding a Result only); other validation or shape inference
+of an older release beyond its IR reader (none seen: 3,000 files of the type sweep, a Parameter retyped, agree on
+every release); extension layers (openvino_tokenizers' and others', which each release reads only with its own
+extension).
 """
 
 from __future__ import annotations
@@ -32,8 +34,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .releases import (CHECKS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, RELEASES,
-                       VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
+from .releases import (CHECKS, DYNAMIC_INPUT_SINCE, DYNAMIC_WORDS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE,
+                       PRECISION_SINCE, RELEASES, VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
 from .versions import opset_number, resolve, translated
 
 _INDEX = {r: i for i, r in enumerate(RELEASES)}
@@ -133,7 +135,7 @@ class _Scan:
             for layer in _in_file_order(graph):
                 place += 1
                 self._list(place, layer, seen)
-                self._make(place, layer)
+                self._make(place, layer, graph)
 
     def _list(self, place: int, layer, seen: set[str]) -> None:
         for port in layer.outputs:
@@ -150,7 +152,7 @@ class _Scan:
                 self.listed.append(((layer.line, place), 1, "name", layer, None, kind, name))
         seen.add(name)
 
-    def _make(self, place: int, layer) -> None:
+    def _make(self, place: int, layer, graph) -> None:
         info = _op_info(layer.type, layer.version)
         if info is None:
             return
@@ -167,6 +169,12 @@ class _Scan:
                 at = VALUE_SINCE.get(key)
                 if at is not None:
                     found.append(("value", at, (key, attr, text, what)))
+        if (op, v) in _DYNAMIC_OPS:
+            graph.link()  # the inputs' producers (once per graph): what element type feeds each
+            for j, port in enumerate(layer.inputs):
+                at = DYNAMIC_INPUT_SINCE.get((op, v, j))
+                if at is not None and _declared_dynamic(port):
+                    found.append(("dynamic", at, (op, v, j)))
         if op in ("Parameter", "Constant"):
             text = layer.data.get("element_type", "")
             t = text.strip().lower()
@@ -230,11 +238,32 @@ def _made_refusals(layer, found: list[tuple], i: int) -> list[Refusal]:
             words = _at(WORDINGS[VALUE_WORDS[key]], i) or ""
             out.append(Refusal(layer, "value", str(words).format(value=text, VALUE=text.upper()),
                                f"{what} {attr}={text}", _since(at)))
+        elif kind == "dynamic":
+            op, v, j = detail
+            words = _at(DYNAMIC_WORDS[detail], i) or ""
+            out.append(Refusal(layer, "etype", str(words), f"{op}-{v} input {j} of the dynamic element type",
+                               _since(at)))
         elif kind == "etype":
             place, t, text = detail
             words = str(_at(ETYPE_WORDS.get(f"{place}:{t}", ()), i) or "").replace(f'"{t}"', f'"{text}"')
             out.append(Refusal(layer, "etype", words, t, _since(at)))
     return out
+
+
+_DYNAMIC_OPS = frozenset((op, v) for op, v, _ in DYNAMIC_INPUT_SINCE)
+_DYNAMIC = frozenset({"UNSPECIFIED", "DYNAMIC", "dynamic", "undefined", "UNDEFINED"})
+
+
+def _declared_dynamic(port) -> bool:
+    """The input is fed by an output the file declares of the dynamic element type (a Parameter's or Const's
+    ``element_type``, else its port's precision)."""
+    src = port.source
+    if src is None:
+        return False
+    producer = src.layer
+    if producer is not None and producer.kind in ("parameter", "const"):
+        return producer.data.get("element_type", "").strip().lower() in ("dynamic", "undefined")
+    return (src.precision or "").strip() in _DYNAMIC
 
 
 _OP_INFO: dict[tuple[str, str], "tuple[str, int, int, int, bool] | None"] = {}

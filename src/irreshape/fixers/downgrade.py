@@ -1,0 +1,549 @@
+"""``--fix --target R``: each layer a target release refuses, rewritten into an older form that release reads,
+where that form computes exactly what the layer computes.
+
+ONE table of rewrites, :data:`REWRITES`, in the manner of ONNX's version-converter adapters: an entry per
+(op type, op version) that a release may refuse, each naming the older form and the condition on the layer (its
+attributes, its inputs' types, its Const inputs' values) under which that form computes the same; an entry whose
+form is only close (a decomposition) is ``safe=False`` and applied only with ``--unsafe-fixes``. Before any entry,
+the same op version named by an older opset the targets read (``MaxPool`` of ``opset16`` is MaxPool-14 of
+``opset14``) is a relabelling, which changes nothing the layer computes.
+
+What a release refuses is one decision, :func:`irreshape.shapes.targets.refusals`: the layers it names are the ones
+rewritten, a refusal of another kind (an element type the release lacks) stays an error with the reason, and the
+file rewritten is judged again: a layer still refused by a target is not written as fixed (its rewrite is dropped).
+
+The edit is the fixers' one line-change model: a rewritten layer changes its ``<layer>`` line (``type``,
+``version``) and its ``<data>`` line (the attributes the older form lacks, or a value it takes instead); a layer
+removed (Identity) takes its lines and its input edge away and its consumers' edges are rewritten to its producer.
+The ``.bin`` is never opened for writing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Optional, Union
+
+from ..core import etypes
+from ..frontends.openvino.model import IRModel, Layer
+from ..shapes.opsets import OPSETS
+from ..shapes.versions import opset_number, resolve
+from . import Change, Plan, Refusal, apply
+
+Attrs = dict[str, Optional[str]]  # <data> attribute -> its new value (None: removed)
+
+
+@dataclass(frozen=True, slots=True)
+class Rewrite:
+    """One entry of the table: layers of ``op``-``version`` that pass ``when`` become ``to``-``to_version``."""
+
+    op: str  # the op type as OpenVINO names it
+    version: int  # its op version (the opsets' numbering: Squeeze of opset1 is Squeeze-0)
+    to: str  # the older form's op type ("" : the layer is removed, its consumers take its input)
+    to_version: int
+    # the layer's <data> changes under which the older form computes exactly the same, or why it does not
+    when: Callable[[Layer, "Context"], "Attrs | str"]
+    safe: bool = True  # False: close, not identical (--unsafe-fixes), within ``tolerance``
+    tolerance: str = ""
+    note: str = ""
+
+    @property
+    def name(self) -> str:
+        return f"{self.op}-{self.version} -> " + (f"{self.to}-{self.to_version}" if self.to else "removed")
+
+    @property
+    def opset(self) -> Optional[int]:
+        """The oldest opset holding the older form: the ``version`` the rewritten layer names."""
+        return oldest_opset(self.to, self.to_version) if self.to else None
+
+
+def oldest_opset(op: str, version: int) -> Optional[int]:
+    """The first opset whose ``op`` is op version ``version`` (where OpenVINO's serializer names it)."""
+    return next((n for n in sorted(OPSETS) if OPSETS[n].get(op) == version), None)
+
+
+@dataclass(slots=True)
+class Context:
+    """What the conditions may read beyond a layer's own attributes: its graph and the ``.bin``'s Consts."""
+
+    model: IRModel
+    _weights: object = None
+
+    def __post_init__(self) -> None:
+        for m in _graphs(self.model):  # every input port's producer, the bodies' too
+            m.link()
+
+    def const_values(self, layer: Layer, port: str) -> Optional[list]:
+        """The values of the Const feeding input ``port`` of ``layer``; None when it is no Const or unreadable."""
+        src = self.model.producer(layer.id, port)
+        if src is None or src[0].kind not in ("const", "constant"):
+            return None
+        from ..core.findings import ProblemError
+        from ..frontends.openvino.weights import Weights, read_const
+
+        if self._weights is None:
+            self._weights = Weights(self.model.bin_path)
+        try:
+            _, _, values, _ = read_const(src[0], self._weights)  # type: ignore[arg-type]
+        except (ProblemError, OSError, ValueError):
+            return None
+        return values if values else None
+
+    def input_types(self, layer: Layer) -> list[Optional[str]]:
+        """Each input's element type, as its producer's output port declares it (else the port's own)."""
+        out = []
+        for p in layer.inputs:
+            src = p.source
+            out.append(etypes.from_precision((src.precision if src is not None else None) or p.precision or ""))
+        return out
+
+    def close(self) -> None:
+        if self._weights is not None:
+            self._weights.close()  # type: ignore[attr-defined]
+
+
+# -- the conditions ---------------------------------------------------------------------------------------
+def _ints(text: Optional[str]) -> Optional[list[int]]:
+    if text is None:
+        return None
+    try:
+        return [int(v) for v in text.replace(" ", "").split(",") if v != ""]
+    except ValueError:
+        return None
+
+
+def _flag(layer: Layer, attr: str) -> bool:
+    return layer.data.get(attr, "false").strip().lower() in ("true", "1")
+
+
+def _pool_out(size: int, kernel: int, stride: int, dilation: int, pb: int, pe: int, mode: str) -> int:
+    """A pooling window count along one axis (OpenVINO's pooling shape inference, explicit pads)."""
+    span = size + pb + pe - ((kernel - 1) * dilation + 1)
+    if mode == "floor":
+        return span // stride + 1
+    out = -(-span // stride) + 1
+    if mode == "ceil_torch" and (out - 1) * stride >= size + pb:
+        out -= 1
+    return out
+
+
+def _rounding(layer: Layer, modes: tuple[str, ...]) -> "Attrs | str":
+    """``rounding_type`` for the older pooling op: kept unless it is ``ceil_torch``; then the first of ``modes``
+    that gives every spatial axis of this layer's (static) input the same windows, if one does."""
+    mode = layer.data.get("rounding_type", "floor").strip().lower()
+    if mode != "ceil_torch":
+        return {}
+    auto = layer.data.get("auto_pad", "explicit").strip().lower()
+    dims = layer.inputs[0].dims if layer.inputs else None
+    kernel, strides = _ints(layer.data.get("kernel")), _ints(layer.data.get("strides"))
+    pb, pe = _ints(layer.data.get("pads_begin")), _ints(layer.data.get("pads_end"))
+    dil = _ints(layer.data.get("dilations")) or [1] * len(kernel or ())
+    if auto not in ("explicit", "") or dims is None or not kernel or strides is None or pb is None or pe is None:
+        return "rounding_type is ceil_torch and the windows cannot be counted (auto_pad, or attributes missing)"
+    spatial = dims[len(dims) - len(kernel):]
+    if len(spatial) != len(kernel) or any(d < 0 for d in spatial) or not (
+            len(strides) == len(pb) == len(pe) == len(dil) == len(kernel)):
+        return "rounding_type is ceil_torch and the input's spatial dims are not static"
+    want = [_pool_out(*a, "ceil_torch") for a in zip(spatial, kernel, strides, dil, pb, pe)]
+    for m in modes:
+        if [_pool_out(*a, m) for a in zip(spatial, kernel, strides, dil, pb, pe)] == want:
+            return {"rounding_type": m}
+    return "rounding_type is ceil_torch and no other rounding gives this input the same windows"
+
+
+def _maxpool(layer: Layer, ctx: Context) -> "Attrs | str":
+    return _rounding(layer, ("floor", "ceil"))
+
+
+def _avgpool(layer: Layer, ctx: Context) -> "Attrs | str":
+    dil = _ints(layer.data.get("dilations"))
+    if dil is not None and any(d != 1 for d in dil):
+        return "its dilations are not all 1 (AvgPool-1 has none)"
+    found = _rounding(layer, ("floor",))  # a ceil window may count the overhang: only floor's windows are the same
+    return found if isinstance(found, str) else {**found, "dilations": None}
+
+
+def _no_flag(attr: str) -> Callable[[Layer, Context], "Attrs | str"]:
+    def when(layer: Layer, ctx: Context) -> "Attrs | str":
+        return f"{attr} is true" if _flag(layer, attr) else {attr: None}
+    return when
+
+
+def _value(attr: str, default: str, *drop: str) -> Callable[[Layer, Context], "Attrs | str"]:
+    """The attribute ``attr`` must be ``default`` (or absent); it and ``drop`` are removed."""
+    def when(layer: Layer, ctx: Context) -> "Attrs | str":
+        v = layer.data.get(attr, default).strip().lower()
+        return f"{attr} is {v}" if v != default else {attr: None, **{d: None for d in drop}}
+    return when
+
+
+def _pad(layer: Layer, ctx: Context) -> "Attrs | str":
+    for port, what in (("1", "pads_begin"), ("2", "pads_end")):
+        values = ctx.const_values(layer, port)
+        if values is None:
+            return f"its {what} is not a Const irreshape can read"
+        if any(v is None or v < 0 for v in values):
+            return f"its {what} has negative pads (Pad-1 cannot crop)"
+    return {}
+
+
+def _boolean(layer: Layer, ctx: Context) -> "Attrs | str":
+    types = ctx.input_types(layer)
+    if not types or any(t != "boolean" for t in types):
+        return "its inputs are not boolean"
+    return {}
+
+
+def _identity(layer: Layer, ctx: Context) -> "Attrs | str":
+    if len(layer.inputs) != 1 or len(layer.outputs) != 1 or layer.inputs[0].source is None:
+        return "it has not one input fed by a layer and one output"
+    return {}
+
+
+_POOL_NOTE = "rounding_type ceil_torch only where floor (or, MaxPool, ceil) gives this static input the same windows"
+
+#: (op type, op version) -> the rewrites to an older form, in order of preference
+REWRITES: dict[tuple[str, int], tuple[Rewrite, ...]] = {}
+for _r in (
+    Rewrite("MaxPool", 14, "MaxPool", 8, _maxpool, note=_POOL_NOTE),
+    Rewrite("AvgPool", 14, "AvgPool", 1, _avgpool, note=_POOL_NOTE),
+    Rewrite("AvgPool", 16, "AvgPool", 1, _avgpool, note="dilations all 1; " + _POOL_NOTE),
+    Rewrite("Squeeze", 15, "Squeeze", 0, _no_flag("allow_axis_skip"), note="allow_axis_skip false"),
+    Rewrite("ScatterNDUpdate", 15, "ScatterNDUpdate", 3, _value("reduction", "none"), note="reduction none"),
+    Rewrite("ScatterElementsUpdate", 12, "ScatterElementsUpdate", 3, _value("reduction", "none", "use_init_val"),
+            note="reduction none (use_init_val then plays no part)"),
+    Rewrite("TopK", 11, "TopK", 3, _no_flag("stable"), note="stable false"),
+    Rewrite("Pad", 12, "Pad", 1, _pad, note="pads_begin and pads_end Consts, none negative"),
+    Rewrite("BitwiseAnd", 13, "LogicalAnd", 1, _boolean, note="boolean inputs"),
+    Rewrite("BitwiseOr", 13, "LogicalOr", 1, _boolean, note="boolean inputs"),
+    Rewrite("BitwiseXor", 13, "LogicalXor", 1, _boolean, note="boolean inputs"),
+    Rewrite("BitwiseNot", 13, "LogicalNot", 1, _boolean, note="a boolean input"),
+    Rewrite("EmbeddingBagOffsets", 15, "EmbeddingBagOffsetsSum", 3, _value("reduction", "sum"),
+            note="reduction sum"),
+    Rewrite("EmbeddingBagPacked", 15, "EmbeddingBagPackedSum", 3, _value("reduction", "sum"), note="reduction sum"),
+    Rewrite("OneHot", 16, "OneHot", 1, _value("negative_indices_mode", "ignore_negative"),
+            note="negative_indices_mode ignore_negative"),
+    Rewrite("Identity", 16, "", 0, _identity, note="removed: its consumers take its input, its tensor names "
+                                                    "join its input's"),
+):
+    REWRITES[(_r.op, _r.version)] = REWRITES.get((_r.op, _r.version), ()) + (_r,)
+
+
+def relabel(op: str, version: int) -> Optional[int]:
+    """The oldest opset holding this very op version (a rewrite of the ``version`` attribute alone)."""
+    return oldest_opset(op, version)
+
+
+# -- choosing a form ----------------------------------------------------------------------------------------
+@dataclass(slots=True)
+class Choice:
+    """How one layer is rewritten: the table entry (None: relabelled), its type and opset, its <data> changes."""
+
+    rewrite: Optional[Rewrite]
+    type: str
+    opset: Optional[int]
+    attrs: Attrs = field(default_factory=dict)
+
+
+Reads = Callable[[str, int], bool]  # (op type, opset number) -> does every target read it
+
+
+def choose(layer: Layer, ctx: Context, reads: Reads, unsafe: bool = False,
+           only: Optional[Rewrite] = None) -> "Choice | str":
+    """The form ``layer`` is rewritten to, or why it has none: the same op version in an older opset the targets
+    read, else the first table entry whose condition holds and whose form they read (``only``: that entry)."""
+    found = resolve(layer.type, layer.version)
+    if not isinstance(found, tuple):
+        return "irreshape cannot tell which op version it is"
+    op, version = found
+    if only is None:
+        n = relabel(op, version)
+        if n is not None and n != opset_number(layer.version) and reads(op, n):
+            return Choice(None, layer.type, n)
+    entries = REWRITES.get((op, version), ())
+    if not entries:
+        return f"no rewrite of {op}-{version} into an older op version is known"
+    why = []
+    for r in entries:
+        if only is not None and r is not only:
+            continue
+        if not r.safe and not unsafe:
+            why.append(f"{r.name} is close but not identical (within {r.tolerance}): only with --unsafe-fixes")
+            continue
+        attrs = r.when(layer, ctx)
+        if isinstance(attrs, str):
+            why.append(f"{r.name} does not compute the same: {attrs}")
+            continue
+        if r.to and not reads(r.to, r.opset):  # type: ignore[arg-type]
+            why.append(f"{r.name}: the target does not read {r.to} of opset{r.opset} either")
+            continue
+        return Choice(r, r.to or layer.type, r.opset, attrs)
+    return "; ".join(why) or f"no rewrite of {op}-{version}"
+
+
+# -- the edits -----------------------------------------------------------------------------------------------
+class _Refused(Exception):
+    pass
+
+
+_ATTR = re.compile(rb'(\s)([A-Za-z_][-A-Za-z0-9_.:]*)="([^"]*)"')
+
+
+def _set_attrs(line: bytes, attrs: dict[str, Optional[str]], where: str) -> bytes:
+    """``line`` with each attribute of ``attrs`` given its new value, or removed (None); absent ones are left."""
+    out, pos = [], 0
+    for m in _ATTR.finditer(line):
+        name = m.group(2).decode()
+        if name not in attrs:
+            continue
+        new = attrs[name]
+        out.append(line[pos:m.start()])
+        if new is not None:
+            out.append(m.group(1) + m.group(2) + b'="' + new.encode() + b'"')
+        pos = m.end()
+    return b"".join(out) + line[pos:]
+
+
+def _line(lines: list[bytes], n: int) -> bytes:
+    return lines[n - 1] if 0 < n <= len(lines) else b""
+
+
+def _retag(layer: Layer, choice: Choice, lines: list[bytes]) -> list[Change]:
+    """The layer's ``<layer>`` line with its new ``type`` and ``version``; its ``<data>`` line with the changes."""
+    head = _line(lines, layer.line)
+    if head.count(b"<layer") != 1:
+        raise _Refused(f"line {layer.line} does not hold its <layer> tag alone")
+    new = _set_attrs(head, {"type": choice.type, "version": f"opset{choice.opset}"}, "layer")
+    out = [Change(layer.line - 1, layer.line, [new])] if new != head else []
+    changes = {k: v for k, v in choice.attrs.items() if layer.data.get(k) != v}
+    if changes and any(k in layer.data for k in changes):
+        first_port = min((p.line for p in (*layer.inputs, *layer.outputs)), default=layer.line + 2)
+        n = next((k for k in range(layer.line, first_port) if b"<data" in _line(lines, k)), None)
+        if n is None or n == layer.line or b"/>" not in _line(lines, n):
+            raise _Refused("its <data> element is not alone on one line")
+        data = _line(lines, n)
+        out.append(Change(n - 1, n, [_set_attrs(data, changes, "data")]))
+    return out
+
+
+_CLOSE_LAYER = re.compile(rb"^[ \t]*</layer>[ \t]*(?:\r\n|\r|\n)?\Z")
+_CLOSE_ANY = re.compile(rb"^[ \t]*</(?:port|input|output)>[ \t]*(?:\r\n|\r|\n)?\Z")
+_EDGE = re.compile(rb"^[ \t]*<edge\b[^<>]*/>[ \t]*(?:\r\n|\r|\n)?\Z")
+_NAMES = re.compile(rb'( names=")([^"]*)(")')
+
+
+def _bypass(layer: Layer, scope: IRModel, lines: list[bytes]) -> list[Change]:
+    """An Identity taken out: its lines and its input edge removed, its consumers' edges from its producer, its
+    output's tensor names joined to its producer's output port."""
+    src = layer.inputs[0].source
+    out_port = layer.outputs[0]
+    producer = src.layer if src is not None else None
+    if producer is None:
+        raise _Refused("its input is fed by no layer")
+    end = layer.end_line
+    while end < len(lines) and _CLOSE_ANY.match(_line(lines, end + 1)):
+        end += 1
+    if not _CLOSE_LAYER.match(_line(lines, end + 1)):
+        raise _Refused(f"its </layer> is not alone on line {end + 1}")
+    changes = [Change(layer.line - 1, end + 1, [])]
+    plocal = producer.id.rsplit("/", 1)[-1]  # ids in a body's edges are its own, not path ids
+    for e in scope.edges:
+        line = _line(lines, e.line)
+        if e.to_layer == layer.id or e.from_layer == layer.id:
+            if not _EDGE.match(line):
+                raise _Refused(f"line {e.line} does not hold its <edge> alone")
+        if e.to_layer == layer.id:
+            changes.append(Change(e.line - 1, e.line, []))
+        elif e.from_layer == layer.id:
+            if e.from_port != out_port.id:
+                raise _Refused(f"an edge leaves port {e.from_port}, which it does not have")
+            new = _set_attrs(line, {"from-layer": plocal, "from-port": src.id}, "edge")  # type: ignore[union-attr]
+            changes.append(Change(e.line - 1, e.line, [new]))
+    names = _NAMES.search(_line(lines, out_port.line))
+    if names and names.group(2):
+        pline = _line(lines, src.line)  # type: ignore[union-attr]
+        if pline.count(b"<port") != 1:
+            raise _Refused(f"line {src.line} does not hold its producer's <port> tag alone")  # type: ignore[union-attr]
+        have = _NAMES.search(pline)
+        if have:
+            joined = have.group(2) + b"," + names.group(2) if have.group(2) else names.group(2)
+            pnew = pline[:have.start(2)] + joined + pline[have.end(2):]
+        else:
+            pnew = re.sub(rb'( precision="[^"]*")', lambda m: m.group(1) + b' names="' + names.group(2) + b'"',
+                          pline, count=1)
+            if pnew == pline:
+                pnew = re.sub(rb"(<port\b[^<>/]*?)(\s*/?>)", lambda m: m.group(1) + b' names="' + names.group(2)
+                              + b'"' + m.group(2), pline, count=1)
+        changes.append(Change(src.line - 1, src.line, [pnew]))  # type: ignore[union-attr]
+    return changes
+
+
+def edits(layer: Layer, choice: Choice, model: IRModel, lines: list[bytes]) -> list[Change]:
+    """The line changes of one layer's rewrite (raises _Refused with the reason the lines do not allow it)."""
+    if choice.rewrite is not None and not choice.rewrite.to:
+        return _bypass(layer, model.scope(layer.id) or model, lines)
+    return _retag(layer, choice, lines)
+
+
+# -- a file -----------------------------------------------------------------------------------------------
+Judge = Callable[[IRModel], dict[str, list]]  # model -> {layer id: the reasons the targets refuse it}
+
+
+@dataclass(slots=True)
+class Downgrade:
+    """What the targets refuse in a file and how it is rewritten: the line changes, the layers fixed, the ones
+    left (with the reason); ``rewrites`` names the table entry used per layer id."""
+
+    plan: Plan
+    rewrites: dict[str, str] = field(default_factory=dict)
+
+
+def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer, "Choice | str"]]) -> Downgrade:
+    """The line changes for layers whose form is chosen (a str: the reason it has none, kept as a refusal)."""
+    out = Downgrade(Plan())
+    taken: set[int] = set()
+    changes: list[Change] = []
+    for layer, choice in wanted:
+        if isinstance(choice, str):
+            out.plan.refused.append(Refusal(layer.ref, choice))
+            continue
+        try:
+            made = edits(layer, choice, model, lines)
+            span = {i for c in made for i in range(c.start, max(c.end, c.start + 1))}
+            if span & taken:
+                raise _Refused("its lines are also rewritten for another layer")
+        except _Refused as r:
+            out.plan.refused.append(Refusal(layer.ref, str(r)))
+            continue
+        taken |= span
+        changes += made
+        out.plan.fixed.append(layer.ref)
+        out.rewrites[layer.id] = choice.rewrite.name if choice.rewrite else \
+            f"{layer.type} {layer.version} -> opset{choice.opset}"
+    out.plan.changes = sorted(changes, key=lambda c: (c.start, c.end))
+    return out
+
+
+def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsafe: bool = False,
+              skip: Callable[[str], bool] = lambda lid: False, judge: Optional[Judge] = None,
+              reads: Optional[Reads] = None) -> Downgrade:
+    """Rewrite what ``targets`` refuse in the file of ``lines`` (``model`` read from it); the result is judged
+    again and a layer still refused is dropped from the fix (with the reason). ``judge`` and ``reads`` default to
+    the release tables (:mod:`irreshape.shapes.targets`)."""
+    judge = judge or (lambda m: _refused(m, targets))
+    reads = reads or _reader(targets)
+    refused = judge(model)
+    ctx = Context(model)
+    try:
+        layers = {la.id: la for la in model.every_layer()}
+        wanted: list[tuple[Layer, Union[Choice, str]]] = []
+        other: list[Refusal] = []
+        for lid, why in refused.items():
+            layer = layers.get(lid)
+            if layer is None or skip(lid):
+                continue
+            kinds = {getattr(r, "kind", "op") for r in why}
+            if kinds - {"opset", "op", "value"}:
+                blocker = next(r for r in why if getattr(r, "kind", "op") not in ("opset", "op", "value"))
+                other.append(Refusal(layer.ref, f"no rewrite: {_words(blocker)}"))
+                continue
+            wanted.append((layer, choose(layer, ctx, reads, unsafe)))
+    finally:
+        ctx.close()
+    out = plan_layers(lines, model, wanted)
+    out.plan.refused[:0] = other
+    for _ in range(len(wanted) + 1):  # judged again: a layer still refused is not fixed
+        if not out.plan.changes:
+            break
+        still = _still_refused(lines, out.plan, model.path, judge)
+        bad = [ref for ref in out.plan.fixed if ref.id in still]
+        if not bad:
+            break
+        drop = {ref.id for ref in bad}
+        kept = [(la, c) for la, c in wanted if la.id not in drop]
+        kept += [(la, f"the rewritten layer is still refused: {_words(still[la.id][0])}")
+                 for la, _ in wanted if la.id in drop]
+        out = plan_layers(lines, model, kept)
+        out.plan.refused[:0] = other
+    return out
+
+
+def _graphs(model: IRModel) -> Iterable[IRModel]:
+    yield model
+    for layer in (*model.layers.values(), *model.duplicates):
+        for body in layer.bodies:
+            yield from _graphs(body.model)
+
+
+def _words(r) -> str:
+    release = getattr(r, "release", None)
+    msg = getattr(r, "message", None) or str(r)
+    return f"{release}: {msg}" if release else msg
+
+
+def _still_refused(lines: list[bytes], plan: Plan, path: str, judge: Judge) -> dict[str, list]:
+    """The target's refusals of the rewritten file (read from a temporary copy beside the original)."""
+    from ..frontends.openvino import parse
+
+    data = apply(lines, plan.changes)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".irreshape-", suffix=".xml", dir=folder)
+    except OSError:
+        fd, tmp = tempfile.mkstemp(prefix=".irreshape-", suffix=".xml")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        return judge(parse(tmp))
+    finally:
+        os.unlink(tmp)
+
+
+# -- the release tables ------------------------------------------------------------------------------------
+def _refused(model: IRModel, targets: tuple[str, ...]) -> dict[str, list]:
+    """{layer id: the refusals naming it} of every target, a file-level refusal under ""."""
+    from ..shapes import targets as known
+
+    out: dict[str, list] = {}
+    for release in targets:
+        for r in known.refusals(model, release):
+            out.setdefault(r.layer.id if r.layer is not None else "", []).append(_Release(release, r))
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class _Release:
+    """A target's refusal, with the release that refuses."""
+
+    release: str
+    refusal: object
+
+    @property
+    def kind(self) -> str:
+        return getattr(self.refusal, "kind", "")
+
+    @property
+    def message(self) -> str:
+        return getattr(self.refusal, "message", "")
+
+
+def _reader(targets: tuple[str, ...]) -> Reads:
+    """Does every target read op ``op`` from opset ``n``: the release tables' first release of each."""
+    from ..shapes import releases
+
+    index = [releases.RELEASES.index(t) for t in targets]
+
+    def reads(op: str, n: int) -> bool:
+        first = max(releases.OPSET_SINCE.get(n, 0), releases.OP_SINCE.get((n, op), 0))
+        return all(i >= first for i in index)
+    return reads
+
+
+def describe() -> list[tuple[str, str, str, bool]]:
+    """The table as rows: (rewrite, opset written, condition, safe), for documentation and the labels."""
+    return [(r.name, f"opset{r.opset}" if r.opset else "-", r.note, r.safe)
+            for entries in REWRITES.values() for r in entries]
+

@@ -103,6 +103,8 @@ def _default_format(stream: TextIO) -> str:
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
 @click.option("--fix", is_flag=True, help="Rewrite the lying <dim>s of mismatched layers (the .bin is never touched).")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; change nothing.")
+@click.option("--unsafe-fixes", "unsafe_fixes", is_flag=True,
+              help="With --fix/--diff --target: apply the rewrites that are close but not identical too.")
 @click.option("--input-shape", "input_shape", multiple=True, metavar="NAME=[DIMS]",
               help="Check the model at these input shapes instead (OpenVINO's notation: 8, ?, 1..8, 1.., ..8); "
                    "repeat for each input. [DIMS] alone for a model with one input.")
@@ -111,7 +113,7 @@ def _default_format(stream: TextIO) -> str:
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, output, statistics, exit_zero, quiet,
           color, config_file, isolated, force_exclude, max_xml_size, baseline, write_baseline, jobs, fix, diff,
-          input_shape, input_shapes_only, debug) -> None:
+          unsafe_fixes, input_shape, input_shapes_only, debug) -> None:
     """Check IR .xml files, and directories of them (default: the working directory).
 
     A `foo.bin` argument stands for `foo.xml`.
@@ -127,6 +129,7 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, ou
             raise click.UsageError("--fix and --diff rewrite the declared dims: not with --input-shape or "
                                    "--input-shapes-only")
         settings.fix = "fix" if fix else ("diff" if diff else None)
+        settings.unsafe_fixes = unsafe_fixes
         outcome = api.run(paths, settings, apply_baseline=not write_baseline)
     except api.UsageError as e:
         raise Failure(str(e)) from None

@@ -231,3 +231,26 @@ def same_outputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
     """Bit for bit (NaNs where NaNs are), shapes and types included."""
     return len(a) == len(b) and all(x.shape == y.shape and x.dtype == y.dtype and
                                     np.array_equal(x, y, equal_nan=x.dtype.kind == "f") for x, y in zip(a, b))
+
+
+def rewrite(path: str, key: tuple[str, int], dst: str):
+    """``path`` with its layers of op version ``key`` rewritten by the table's entry for it (whatever the targets:
+    the entry itself is under test), written to ``dst`` (the .bin and inputs copied): the Downgrade made."""
+    from irreshape.fixers import apply
+    from irreshape.fixers import downgrade as dg
+    from irreshape.frontends.openvino import parse
+    from irreshape.shapes.versions import resolve
+
+    model = parse(path)
+    with open(path, "rb") as f:
+        lines = f.read().splitlines(keepends=True)
+    ctx = dg.Context(model)
+    entry = dg.REWRITES[key][0]
+    wanted = [(la, dg.choose(la, ctx, lambda op, n: True, only=entry))
+              for la in model.every_layer() if resolve(la.type, la.version) == key]
+    ctx.close()
+    done = dg.plan_layers(lines, model, wanted)
+    copy_pair(path, dst)
+    with open(dst, "wb") as f:
+        f.write(apply(lines, done.plan.changes))
+    return done

@@ -65,15 +65,17 @@ class Plan:
     error: Optional[str] = None  # the file cannot be fixed at all
 
 
-def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: Optional[Skip] = None) -> FixOutcome:
+def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: Optional[Skip] = None,
+             targets: tuple[str, ...] = (), unsafe: bool = False, skip_target: Skip = ()) -> FixOutcome:
     """Fix the mismatched layers of one checked file.
 
     ``write=False`` only computes the new bytes and the diff (``--diff``); ``write=True`` also
     replaces the file atomically when it changes (``--fix``). Layers whose id is in ``skip`` (or for
     which ``skip(id)`` is true: suppressed findings) are not fixed; ``skip_precision`` says the same of their
     ports' ``precision`` (by default ``skip``: one rule's finding must not rewrite what another's, suppressed,
-    says). Never raises on bad input or a
-    failed write: ``error`` says what went wrong and the file is then untouched.
+    says). With ``targets`` (releases), the layers they refuse are rewritten into older forms they read where
+    that is exact (:mod:`.downgrade`; ``unsafe``: close forms too), less ``skip_target``. Never raises on bad
+    input or a failed write: ``error`` says what went wrong and the file is then untouched.
     """
     path = result.path
     try:
@@ -85,6 +87,8 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     fix = (formats.of(path) or formats.DEFAULT).load("fix")
     plan: Plan = fix(lines, result, Skipper(_skipper(skip),
                                            _skipper(skip_precision if skip_precision is not None else skip)))
+    if targets and plan.error is None and (formats.of(path) or formats.DEFAULT).name == "openvino":
+        _downgrade(lines, result, plan, targets, unsafe, _skipper(skip_target))
     outcome = FixOutcome(path, original, fixed=[] if plan.error else plan.fixed, refused=plan.refused,
                          error=plan.error)
     if plan.error is not None or not plan.changes:
@@ -100,6 +104,28 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
         except OSError as e:
             outcome.error = f"cannot write: {e.strerror or e}"
     return outcome
+
+
+def _downgrade(lines: list[bytes], result: FileResult, plan: Plan, targets: tuple[str, ...], unsafe: bool,
+               skip: Callable[[str], bool]) -> None:
+    """The rewrites of what ``targets`` refuse, joined to ``plan``: a dims change inside a layer removed goes."""
+    from ..frontends.openvino import NotIR, parse
+    from .downgrade import downgrade
+
+    model = result.model
+    if model is None:
+        try:
+            model = parse(result.path)
+        except NotIR:
+            plan.error = "no longer an IR file"
+            return
+    reserved = frozenset(i for c in plan.changes for i in range(c.start, max(c.end, c.start + 1)))
+    down = downgrade(lines, model, targets, unsafe, skip, reserved=reserved).plan
+    removed = {i for c in down.changes if not c.new for i in range(c.start, c.end)}
+    plan.changes = sorted([c for c in plan.changes if not (c.end > c.start and set(range(c.start, c.end)) <= removed)]
+                          + down.changes, key=lambda c: (c.start, c.end))
+    plan.fixed += [ref for ref in down.fixed if ref not in plan.fixed]
+    plan.refused += down.refused
 
 
 def _skipper(skip: Skip) -> Callable[[str], bool]:

@@ -401,8 +401,10 @@ class Downgrade:
     rewrites: dict[str, str] = field(default_factory=dict)
 
 
-def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer, "Choice | str"]]) -> Downgrade:
-    """The line changes for layers whose form is chosen (a str: the reason it has none, kept as a refusal)."""
+def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer, "Choice | str"]],
+                reserved: frozenset[int] = frozenset()) -> Downgrade:
+    """The line changes for layers whose form is chosen (a str: the reason it has none, kept as a refusal).
+    ``reserved``: lines (0-based) another fix rewrites; a layer's rewrite may only remove them."""
     out = Downgrade(Plan())
     taken: set[int] = set()
     changes: list[Change] = []
@@ -415,6 +417,9 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
             span = {i for c in made for i in range(c.start, max(c.end, c.start + 1))}
             if span & taken:
                 raise _Refused("its lines are also rewritten for another layer")
+            kept = {i for c in made if c.new for i in range(c.start, max(c.end, c.start + 1))}
+            if kept & reserved:
+                raise _Refused("its lines are also rewritten by the dims fix: run the fix again")
         except _Refused as r:
             out.plan.refused.append(Refusal(layer.ref, str(r)))
             continue
@@ -429,7 +434,7 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
 
 def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsafe: bool = False,
               skip: Callable[[str], bool] = lambda lid: False, judge: Optional[Judge] = None,
-              reads: Optional[Reads] = None) -> Downgrade:
+              reads: Optional[Reads] = None, reserved: frozenset[int] = frozenset()) -> Downgrade:
     """Rewrite what ``targets`` refuse in the file of ``lines`` (``model`` read from it); the result is judged
     again and a layer still refused is dropped from the fix (with the reason). ``judge`` and ``reads`` default to
     the release tables (:mod:`irreshape.shapes.targets`)."""
@@ -453,7 +458,7 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
             wanted.append((layer, choose(layer, ctx, reads, unsafe)))
     finally:
         ctx.close()
-    out = plan_layers(lines, model, wanted)
+    out = plan_layers(lines, model, wanted, reserved)
     out.plan.refused[:0] = other
     for _ in range(len(wanted) + 1):  # judged again: a layer still refused is not fixed
         if not out.plan.changes:
@@ -466,7 +471,7 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
         kept = [(la, c) for la, c in wanted if la.id not in drop]
         kept += [(la, f"the rewritten layer is still refused: {_words(still[la.id][0])}")
                  for la, _ in wanted if la.id in drop]
-        out = plan_layers(lines, model, kept)
+        out = plan_layers(lines, model, kept, reserved)
         out.plan.refused[:0] = other
     return out
 

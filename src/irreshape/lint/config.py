@@ -53,6 +53,8 @@ class Settings:
     jobs: int = 1
     debug: bool = False
     fix: Optional[str] = None  # "fix" rewrites the files, "diff" only shows what it would change
+    targets: tuple[str, ...] = ()  # releases checked (canonical: "2023.3.0"); --fix rewrites what they refuse
+    unsafe_fixes: bool = False  # --fix/--diff apply the close-but-not-identical rewrites too
     scenarios: tuple[Scenario, ...] = ()  # input-shape scenarios checked in the run (see Options)
     scenarios_only: bool = False
 

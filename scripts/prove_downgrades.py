@@ -1,0 +1,200 @@
+"""Prove the downgrade table (irreshape.fixers.downgrade.REWRITES) on every release: writes
+``tests/data/targets/downgrades.json``, the labels tests/fixers/test_downgrade_labels.py checks against the table.
+
+1. Each case of tests/irtools/downgrades.py whose entry applies is saved by the installed openvino (2026.4.1),
+   rewritten by its table entry, and both files run on 2026.4.1's CPU on the case's inputs: identical outputs.
+2. Each release (a venv each, scripts/ovreleases.py: $IRRESHAPE_VENVS/<release>, made when missing) reads,
+   compiles for CPU and runs the original and the rewritten file: what it says (the first line of its refusal).
+3. The real IR files of ../shared/wild-ir that a target refuses (the YOLO exports: MaxPool-14) are fixed by
+   ``irreshape check --fix --target R`` (R = 2023.3 by default) in a copy; 2026.4.1 runs original and fixed on the
+   same seeded inputs (identical outputs?), R reads and runs the fixed one, and irreshape's own target check of the
+   fixed file reports nothing for R.
+
+Usage: python scripts/prove_downgrades.py [--releases 2023.0.0,2024.0.0] [--wild-target 2023.3] [--no-wild]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "scripts")]
+
+import numpy as np  # noqa: E402
+import openvino as ov  # noqa: E402
+
+import ovreleases  # noqa: E402
+from irtools import downgrades as D  # noqa: E402
+
+OUT = ROOT / "tests" / "data" / "targets" / "downgrades.json"
+WILD = ROOT.parent / "shared" / "wild-ir"
+
+# run by a release's python: argv = [json list of [xml, npz or ""]]; prints one json line per file
+_RUNNER = r"""
+import json, sys
+import numpy as np
+try:
+    from openvino import Core
+except ImportError:
+    from openvino.runtime import Core
+core = Core()
+for xml, npz in json.load(open(sys.argv[1])):
+    try:
+        m = core.read_model(xml)
+    except Exception as e:
+        print(json.dumps({"xml": xml, "read": False, "ran": False, "error": str(e)}), flush=True)
+        continue
+    try:
+        c = core.compile_model(m, "CPU")
+        req = c.create_infer_request()
+        if npz:
+            z = np.load(npz)
+            feeds = [z["arr_%d" % i] for i in range(len(z.files))]
+        else:
+            rng = np.random.default_rng(0)
+            feeds = [rng.standard_normal([d.get_length() for d in p.get_partial_shape()]).astype(np.float32)
+                     for p in c.inputs]
+        req.infer(feeds)
+        outs = [req.get_output_tensor(i).data for i in range(len(c.outputs))]
+        np.savez(xml + ".out.npz", *outs)
+        print(json.dumps({"xml": xml, "read": True, "ran": True, "error": None}), flush=True)
+    except Exception as e:
+        print(json.dumps({"xml": xml, "read": True, "ran": False, "error": str(e)}), flush=True)
+"""
+
+
+def first_words(message: str | None) -> str | None:
+    w = ovreleases.words(message)
+    return w.splitlines()[0][:300] if w else None
+
+
+def run_release(release: str, pairs: list[tuple[str, str]]) -> dict[str, dict]:
+    """Each file read, compiled for CPU and run by ``release``: {xml: {read, ran, error}}."""
+    py = ovreleases.venv(release)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(pairs, f)
+    try:
+        done = subprocess.run([str(py), "-c", _RUNNER, f.name], capture_output=True, text=True, timeout=1800)
+    finally:
+        os.unlink(f.name)
+    got = {}
+    for line in done.stdout.splitlines():
+        if line.startswith("{"):
+            r = json.loads(line)
+            got[r["xml"]] = {"read": r["read"], "ran": r["ran"], "error": first_words(r["error"])}
+    for xml, _ in pairs:  # a crash: what it did not report
+        got.setdefault(xml, {"read": False, "ran": False, "error": f"crashed: {done.stderr.strip()[-200:]}"})
+    return got
+
+
+def outputs_of(xml: str) -> list[np.ndarray]:
+    with np.load(xml + ".out.npz") as z:
+        return [z[f"arr_{i}"] for i in range(len(z.files))]
+
+
+def cases(folder: str) -> dict[str, dict]:
+    """Each case whose entry applies, saved and rewritten; 2026.4.1's verdict on the pair."""
+    from irreshape.fixers.downgrade import REWRITES
+
+    out = {}
+    for name, (key, _, exact) in sorted(D.CASES.items()):
+        if not exact:
+            continue
+        src = D.save(name, folder)
+        dst = os.path.join(folder, f"{name}.fixed.xml")
+        done = D.rewrite(src, key, dst)
+        feeds = D.inputs(src)
+        out[name] = {"entry": REWRITES[key][0].name, "src": src, "dst": dst,
+                     "fixed": len(done.plan.fixed),
+                     "same_on_2026.4.1": D.same_outputs(D.run(src, feeds), D.run(dst, feeds))}
+    return out
+
+
+def wild(folder: str, target: str) -> dict[str, dict]:
+    """The wild IR files irreshape's target check refuses for ``target``, fixed with --fix --target, and judged."""
+    from irreshape import lint
+    from irreshape.frontends.openvino import parse
+    from irreshape.lint.config import Settings
+    from irreshape.rules import ALL
+    from irreshape.shapes import targets
+
+    release = targets.canonical(target)
+    out = {}
+    manifest = json.loads((WILD / "manifest.json").read_text())
+    for entry in manifest:
+        xml = WILD / entry["file"]
+        if not xml.exists() or not entry.get("bin_complete"):
+            continue
+        refused = targets.refusals(parse(str(xml)), release)
+        if not refused:
+            continue
+        dst = os.path.join(folder, entry["file"])
+        shutil.copyfile(xml, dst)
+        shutil.copyfile(xml.with_suffix(".bin"), dst[:-4] + ".bin")
+        settings = Settings(enabled=frozenset(r.code for r in ALL), fix="fix", targets=(release,))
+        outcome = lint.run([dst], settings)
+        fixes = [f for f in outcome.fixes if f.path == dst]
+        left = targets.refusals(parse(dst), release)
+        rng = np.random.default_rng(0)
+        core = ov.Core()
+        feeds = [rng.standard_normal([d.get_length() for d in p.get_partial_shape()]).astype(np.float32)
+                 for p in core.read_model(str(xml)).inputs]
+        same = D.same_outputs(D.run(str(xml), feeds, core), D.run(dst, feeds, core))
+        out[entry["file"]] = {"refused": [r.what for r in refused],
+                              "fixed_layers": sum(len(f.fixed) for f in fixes),
+                              "left": [r.what for r in left], "dst": dst, "same_on_2026.4.1": same}
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--releases", default="", help="comma-separated releases (default: every one)")
+    ap.add_argument("--wild-target", default="2023.3")
+    ap.add_argument("--no-wild", action="store_true")
+    args = ap.parse_args()
+    releases = [r for r in args.releases.split(",") if r] or list(ovreleases.RELEASES)
+    folder = tempfile.mkdtemp(prefix="prove-downgrades-")
+    made = cases(folder)
+    pairs = [(c[k], os.path.splitext(c["src"])[0] + ".npz") for c in made.values() for k in ("src", "dst")]
+    labels: dict = {"releases": releases, "cases": {}, "wild": {}}
+    for name, c in made.items():
+        labels["cases"][name] = {"entry": c["entry"], "fixed": c["fixed"], "same_on_2026.4.1": c["same_on_2026.4.1"],
+                                 "original": {}, "rewritten": {}}
+    for release in releases:
+        got = run_release(release, pairs)
+        for name, c in made.items():
+            for side, key in (("original", "src"), ("rewritten", "dst")):
+                r = got[c[key]]
+                labels["cases"][name][side][release] = "runs" if r["ran"] else (r["error"] or "refused")
+        print(f"{release}: {sum(got[c['dst']]['ran'] for c in made.values())}/{len(made)} rewritten files run",
+              file=sys.stderr)
+    if not args.no_wild and WILD.exists():
+        fixed = wild(folder, args.wild_target)
+        from irreshape.shapes import targets
+
+        release = targets.canonical(args.wild_target)
+        got = run_release(release, [(f["dst"], "") for f in fixed.values()])
+        for name, f in fixed.items():
+            r = got[f["dst"]]
+            labels["wild"][name] = {"target": release, "refused": sorted(set(f["refused"])),
+                                    "fixed_layers": f["fixed_layers"], "left": f["left"],
+                                    "same_on_2026.4.1": f["same_on_2026.4.1"],
+                                    release: "runs" if r["ran"] else (r["error"] or "refused")}
+        n = sum(1 for w in labels["wild"].values() if w[release] == "runs" and w["same_on_2026.4.1"])
+        print(f"wild: {n}/{len(fixed)} files refused by {release} run on it after --fix --target, "
+              "identical outputs on 2026.4.1", file=sys.stderr)
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(labels, indent=1, sort_keys=True) + "\n")
+    shutil.rmtree(folder, ignore_errors=True)
+    print(f"wrote {OUT.relative_to(ROOT)}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

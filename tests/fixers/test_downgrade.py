@@ -1,0 +1,74 @@
+"""`--fix --target R` (irreshape.fixers.downgrade): each entry of the downgrade table, applied to a model with the
+newer op version that openvino 2026.4.1 saved, gives a file that 2026.4.1 runs to the very same outputs on the
+same inputs; where the entry's condition does not hold for the layer, the layer is left alone with the reason.
+(That each old release reads and runs the rewritten files: scripts/prove_downgrades.py, its labels checked in
+test_downgrade_labels.py.)"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from irreshape.fixers import downgrade as dg
+from irreshape.frontends.openvino import parse
+from irreshape.shapes.versions import resolve
+from irtools import downgrades as D
+
+CASES = sorted(D.CASES)
+
+
+@pytest.fixture(scope="module")
+def saved(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("downgrade")
+    for name in CASES:
+        D.save(name, str(folder))
+    return folder
+
+
+def test_every_entry_has_a_case_where_it_applies():
+    applies = {key for key, _, exact in D.CASES.values() if exact}
+    assert applies == set(dg.REWRITES)
+
+
+# the lines a rewrite may change: a <layer> tag, its <data>, a port's tensor names (Identity), an edge; and the
+# lines of a removed layer
+_ALLOWED = re.compile(r"^\s*(<layer |<data |<edge |<port |</?input>|</?output>|</port>|</layer>|<dim>)")
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_entry_computes_the_same(name, saved):
+    key, _, exact = D.CASES[name]
+    src = str(saved / f"{name}.xml")
+    dst = str(saved / f"{name}.fixed.xml")
+    done = D.rewrite(src, key, dst)
+    before, after = Path(src).read_text().splitlines(), Path(dst).read_text().splitlines()
+    if not exact:
+        assert not done.plan.fixed and done.plan.refused, "the condition does not hold: left alone, with the reason"
+        assert before == after
+        return
+    assert done.plan.fixed and not done.plan.refused
+    entry = dg.REWRITES[key][0]
+    kinds = [resolve(la.type, la.version) for la in parse(dst).every_layer()]
+    assert key not in kinds
+    if entry.to:
+        assert (entry.to, entry.to_version) in kinds
+    changed = [ln[1:] for ln in difflib.unified_diff(before, after, lineterm="", n=0)
+               if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+    assert changed and all(_ALLOWED.match(ln) for ln in changed), changed
+    assert Path(src).with_suffix(".bin").read_bytes() == Path(dst).with_suffix(".bin").read_bytes()
+    feeds = D.inputs(src)
+    assert D.same_outputs(D.run(src, feeds), D.run(dst, feeds))
+
+
+def test_the_form_names_an_opset_that_holds_it():
+    from irreshape.shapes.opsets import OPSETS
+
+    for entries in dg.REWRITES.values():
+        for r in entries:
+            if r.to:
+                assert OPSETS[r.opset][r.to] == r.to_version, r.name
+                assert all(OPSETS[n].get(r.to) != r.to_version for n in OPSETS if n < r.opset), r.name

@@ -157,6 +157,23 @@ def identity(feeds_result: bool) -> Callable[[], Built]:
     return build
 
 
+def in_loop() -> Built:
+    """A Loop whose body holds an Identity-16 feeding a Squeeze-15 (the body's edges and ids are its own)."""
+    x = o16.parameter([3, 1, 4], np.float32, name="x")
+    bx = o16.parameter([3, 1, 4], np.float32, name="bx")
+    i = o16.identity(o16.relu(bx))
+    sq = o15.squeeze(i, o16.constant(np.array([1], np.int64)))
+    add = o16.add(sq, o16.constant(np.float32(1.0)))
+    r_c, r_y = o16.result(o16.constant(np.array(True))), o16.result(add)
+    r_x = o16.result(o16.unsqueeze(add, o16.constant(np.array([1], np.int64))))
+    lp = o16.loop(o16.constant(np.int64(3)), o16.constant(np.array(True)))
+    lp.set_function(ov.Model([r_c, r_x, r_y], [bx], "body"))
+    lp.set_special_body_ports([-1, 0])
+    lp.set_merged_input(bx, x.output(0), r_x.output(0))
+    out = lp.get_iter_value(r_y.output(0), -1)
+    return ov.Model([out], [x], "loop"), [_f32([3, 1, 4])]
+
+
 #: name -> ((op type, op version) of the table entry, builder, does the entry's condition hold)
 CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "maxpool14_floor": (("MaxPool", 14), maxpool("floor", pads=(1, 1)), True),
@@ -195,6 +212,8 @@ CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "one_hot16_normalize": (("OneHot", 16), one_hot("normalize"), False),
     "identity16_result": (("Identity", 16), identity(True), True),
     "identity16_inner": (("Identity", 16), identity(False), True),
+    "identity16_in_loop": (("Identity", 16), in_loop, True),
+    "squeeze15_in_loop": (("Squeeze", 15), in_loop, True),
 }
 
 

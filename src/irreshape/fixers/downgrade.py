@@ -252,14 +252,15 @@ Reads = Callable[[str, int], bool]  # (op type, opset number) -> does every targ
 
 
 def choose(layer: Layer, ctx: Context, reads: Reads, unsafe: bool = False,
-           only: Optional[Rewrite] = None) -> "Choice | str":
+           only: Optional[Rewrite] = None, relabelled: bool = True) -> "Choice | str":
     """The form ``layer`` is rewritten to, or why it has none: the same op version in an older opset the targets
-    read, else the first table entry whose condition holds and whose form they read (``only``: that entry)."""
+    read (unless ``relabelled`` is false: an attribute value is what they refuse), else the first table entry
+    whose condition holds and whose form they read (``only``: that entry)."""
     found = resolve(layer.type, layer.version)
     if not isinstance(found, tuple):
         return "irreshape cannot tell which op version it is"
     op, version = found
-    if only is None:
+    if only is None and relabelled:
         n = relabel(op, version)
         if n is not None and n != opset_number(layer.version) and reads(op, n):
             return Choice(None, layer.type, n)
@@ -453,9 +454,13 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
             kinds = {getattr(r, "kind", "op") for r in why}
             if kinds - {"opset", "op", "value"}:
                 blocker = next(r for r in why if getattr(r, "kind", "op") not in ("opset", "op", "value"))
-                other.append(Refusal(layer.ref, f"no rewrite: {_words(blocker)}"))
+                other.append(Refusal(layer.ref, f"{_words(blocker, what=True)}, and no rewrite changes that "
+                                                f"({_words(blocker)})"))
                 continue
-            wanted.append((layer, choose(layer, ctx, reads, unsafe)))
+            choice = choose(layer, ctx, reads, unsafe, relabelled="value" not in kinds)
+            if isinstance(choice, str):
+                choice = f"{_words(why[0], what=True)}: {choice}"
+            wanted.append((layer, choice))
     finally:
         ctx.close()
     out = plan_layers(lines, model, wanted, reserved)
@@ -483,10 +488,12 @@ def _graphs(model: IRModel) -> Iterable[IRModel]:
             yield from _graphs(body.model)
 
 
-def _words(r) -> str:
+def _words(r, what: bool = False) -> str:
+    """A target's refusal as the notes give it: the release and its words (``what``: what it refuses)."""
     release = getattr(r, "release", None)
-    msg = getattr(r, "message", None) or str(r)
-    return f"{release}: {msg}" if release else msg
+    msg = (getattr(r, "what", None) and f"does not read {r.what}") if what else None
+    msg = msg or getattr(r, "message", None) or str(r)
+    return f"{release} {msg}" if what and release else (f"{release}: {msg}" if release else msg)
 
 
 def _still_refused(lines: list[bytes], plan: Plan, path: str, judge: Judge) -> dict[str, list]:
@@ -533,6 +540,10 @@ class _Release:
     @property
     def message(self) -> str:
         return getattr(self.refusal, "message", "")
+
+    @property
+    def what(self) -> str:
+        return getattr(self.refusal, "what", "")
 
 
 def _reader(targets: tuple[str, ...]) -> Reads:

@@ -100,6 +100,16 @@ def pad(begin, end, mode: str = "constant") -> Callable[[], Built]:
     return build
 
 
+def pad_computed() -> Built:
+    """Pads that are no Const: a Concat of Consts and a dim of the input's shape (non-negative, as bounded)."""
+    x = o16.parameter([2, 5, 4], np.float32, name="x")
+    dim = o16.gather(o16.shape_of(x), o16.constant(np.array([2], np.int64)), o16.constant(np.int64(0)))
+    begin = o16.concat([o16.constant(np.array([0, 1], np.int64)), dim], 0)
+    end = o16.concat([dim, o16.constant(np.array([0, 2], np.int64))], 0)
+    p = o12.pad(x, begin, end, "constant", o16.constant(np.float32(-2.0)))
+    return _model([p], [x], "pad12_computed"), [_f32([2, 5, 4])]
+
+
 def bitwise(op: str, dtype=np.bool_) -> Callable[[], Built]:
     def build() -> Built:
         a = o16.parameter([2, 5], dtype, name="a")
@@ -198,6 +208,7 @@ CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "topk11_stable": (("TopK", 11), topk(True), False),
     "pad12": (("Pad", 12), pad([0, 1, 2], [1, 0, 3]), True),
     "pad12_reflect": (("Pad", 12), pad([0, 1, 1], [0, 2, 0], "reflect"), True),
+    "pad12_computed": (("Pad", 12), pad_computed, True),
     "pad12_negative": (("Pad", 12), pad([0, -1, 2], [1, 0, 0]), False),
     "bitwise_and_bool": (("BitwiseAnd", 13), bitwise("and"), True),
     "bitwise_or_bool": (("BitwiseOr", 13), bitwise("or"), True),

@@ -70,27 +70,32 @@ class Context:
     """What the conditions may read beyond a layer's own attributes: its graph and the ``.bin``'s Consts."""
 
     model: IRModel
-    _weights: object = None
+    _graphs: dict = field(default_factory=dict)  # id(graph) -> its checks.graph.Graph reading, when asked
 
     def __post_init__(self) -> None:
         for m in _graphs(self.model):  # every input port's producer, the bodies' too
             m.link()
 
-    def const_values(self, layer: Layer, port: str) -> Optional[list]:
-        """The values of the Const feeding input ``port`` of ``layer``; None when it is no Const or unreadable."""
-        src = self.model.producer(layer.id, port)
-        if src is None or src[0].kind not in ("const", "constant"):
-            return None
-        from ..core.findings import ProblemError
-        from ..frontends.openvino.weights import Weights, read_const
+    def lowest(self, layer: Layer, port: str) -> Optional[list[int]]:
+        """The lower bound of each element of the integer tensor feeding input ``port`` of ``layer``, as
+        irreshape's reading evaluates it (OpenVINO's bound evaluation); None where it cannot."""
+        from ..checks.graph import Graph
+        from ..checks.values import Value
 
-        if self._weights is None:
-            self._weights = Weights(self.model.bin_path)
-        try:
-            _, _, values, _ = read_const(src[0], self._weights)  # type: ignore[arg-type]
-        except (ProblemError, OSError, ValueError):
+        scope = self.model.scope(layer.id) or self.model
+        graphs = self._graphs
+        graph = graphs.get(id(scope))
+        if graph is None:
+            graph = graphs[id(scope)] = Graph(scope)
+        p = layer.input(port)
+        src = p.source if p is not None else None
+        if src is None:
             return None
-        return values if values else None
+        try:
+            v = graph.value(src)
+        except Exception:  # noqa: BLE001  (irreshape's own failure: no bound, no rewrite)
+            return None
+        return [b.lo for b in v.bounds] if isinstance(v, Value) else None
 
     def input_types(self, layer: Layer) -> list[Optional[str]]:
         """Each input's element type, as its producer's output port declares it (else the port's own)."""
@@ -101,8 +106,8 @@ class Context:
         return out
 
     def close(self) -> None:
-        if self._weights is not None:
-            self._weights.close()  # type: ignore[attr-defined]
+        for graph in self._graphs.values():
+            graph.weights.close()
 
 
 # -- the conditions ---------------------------------------------------------------------------------------
@@ -182,11 +187,11 @@ def _value(attr: str, default: str, *drop: str) -> Callable[[Layer, Context], "A
 
 def _pad(layer: Layer, ctx: Context) -> "Attrs | str":
     for port, what in (("1", "pads_begin"), ("2", "pads_end")):
-        values = ctx.const_values(layer, port)
-        if values is None:
-            return f"its {what} is not a Const irreshape can read"
-        if any(v is None or v < 0 for v in values):
-            return f"its {what} has negative pads (Pad-1 cannot crop)"
+        lowest = ctx.lowest(layer, port)
+        if lowest is None:
+            return f"its {what} cannot be evaluated (nor bounded)"
+        if any(v < 0 for v in lowest):
+            return f"its {what} may be negative (Pad-1 cannot crop)"
     return {}
 
 

@@ -159,6 +159,9 @@ def _fix_notes(outcome, verb: str) -> None:
             click.echo(f"{f.path}: not fixed: {f.error}", err=True)
         for r in f.refused:
             click.echo(f"{f.path}: layer {r.layer.name!r} (id {r.layer.id}) not fixed: {r.reason}", err=True)
+        if f.appended:
+            click.echo(f"{f.path}: {f.appended} bytes of new constants {'appended' if f.written else 'to append'} "
+                       "to its .bin", err=True)
     n, files = outcome.fixed_layers, sum(1 for f in outcome.fixes if f.changed)
     click.echo(f"{verb} {n} layer{'s' * (n != 1)} in {files} file{'s' * (files != 1)}.", err=True)
 

@@ -167,6 +167,27 @@ def identity(feeds_result: bool) -> Callable[[], Built]:
     return build
 
 
+def sdpa(mask: str, scale: bool, causal: bool = False, kv_heads: int = 4) -> Callable[[], Built]:
+    """ScaledDotProductAttention-13: a boolean or float mask or none, a scale input or none."""
+    def build() -> Built:
+        q = o16.parameter([2, 4, 5, 8], np.float32, name="q")
+        k = o16.parameter([2, kv_heads, 6, 8], np.float32, name="k")
+        v = o16.parameter([2, kv_heads, 6, 8], np.float32, name="v")
+        params, feeds = [q, k, v], [_f32([2, 4, 5, 8]), _f32([2, kv_heads, 6, 8], 1), _f32([2, kv_heads, 6, 8], 2)]
+        args = [q, k, v]
+        if mask:
+            m = o16.parameter([1, 1, 5, 6], np.bool_ if mask == "bool" else np.float32, name="mask")
+            params.append(m)
+            args.append(m)
+            feeds.append(_rng(3).integers(0, 2, (1, 1, 5, 6)).astype(bool) | (np.arange(6) == 0) if mask == "bool"
+                         else _f32([1, 1, 5, 6], 3))
+        if scale:
+            args.append(o16.constant(np.float32(0.3)))
+        a = o13.scaled_dot_product_attention(*args, causal=causal)
+        return _model([a], params, "sdpa13"), feeds
+    return build
+
+
 def in_loop() -> Built:
     """A Loop whose body holds an Identity-16 feeding a Squeeze-15 (the body's edges and ids are its own)."""
     x = o16.parameter([3, 1, 4], np.float32, name="x")
@@ -223,6 +244,11 @@ CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "one_hot16_normalize": (("OneHot", 16), one_hot("normalize"), False),
     "identity16_result": (("Identity", 16), identity(True), True),
     "identity16_inner": (("Identity", 16), identity(False), True),
+    "sdpa13_bool_mask_scale": (("ScaledDotProductAttention", 13), sdpa("bool", True), True),
+    "sdpa13_float_mask_scale": (("ScaledDotProductAttention", 13), sdpa("float", True), True),
+    "sdpa13_plain": (("ScaledDotProductAttention", 13), sdpa("", False), True),
+    "sdpa13_kv_heads_broadcast": (("ScaledDotProductAttention", 13), sdpa("bool", False, kv_heads=1), True),
+    "sdpa13_causal": (("ScaledDotProductAttention", 13), sdpa("", True, causal=True), False),
     "identity16_in_loop": (("Identity", 16), in_loop, True),
     "squeeze15_in_loop": (("Squeeze", 15), in_loop, True),
 }
@@ -276,11 +302,14 @@ def rewrite(path: str, key: tuple[str, int], dst: str):
         lines = f.read().splitlines(keepends=True)
     ctx = dg.Context(model)
     entry = dg.REWRITES[key][0]
-    wanted = [(la, dg.choose(la, ctx, lambda op, n: True, only=entry))
+    wanted = [(la, dg.choose(la, ctx, lambda op, n: True, unsafe=True, only=entry))
               for la in model.every_layer() if resolve(la.type, la.version) == key]
     ctx.close()
     done = dg.plan_layers(lines, model, wanted)
     copy_pair(path, dst)
     with open(dst, "wb") as f:
         f.write(apply(lines, done.plan.changes))
+    if done.append:
+        with open(os.path.splitext(dst)[0] + ".bin", "ab") as f:
+            f.write(done.append)
     return done

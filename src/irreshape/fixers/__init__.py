@@ -44,6 +44,7 @@ class FixOutcome:
     fixed: list[LayerRef] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     error: Optional[str] = None  # the file could not be read or written; it is unchanged
+    appended: int = 0  # bytes of new constants appended (or, with --diff, to append) to the .bin
 
 
 @dataclass(slots=True)
@@ -63,6 +64,7 @@ class Plan:
     fixed: list[LayerRef] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     error: Optional[str] = None  # the file cannot be fixed at all
+    append: bytes = b""  # new constants' bytes, appended to the .bin (the .xml's new Consts point there)
 
 
 def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: Optional[Skip] = None,
@@ -97,13 +99,24 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     outcome.diff_text = unified_diff(path, lines, plan.changes)
     outcome.new_bytes = new
     outcome.changed = True
+    outcome.appended = len(plan.append)
     if write:
         try:
+            if plan.append:  # first: the .xml written after it is the only one pointing past its old end
+                append_bytes(os.path.splitext(path)[0] + ".bin", plan.append)
             write_atomic(path, outcome.new_bytes)
             outcome.written = True
         except OSError as e:
             outcome.error = f"cannot write: {e.strerror or e}"
     return outcome
+
+
+def append_bytes(path: str, data: bytes) -> None:
+    """Append ``data`` to ``path`` (the .bin: its bytes so far are left as they are), durably."""
+    with open(path, "ab") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _downgrade(lines: list[bytes], result: FileResult, plan: Plan, targets: tuple[str, ...], unsafe: bool,
@@ -120,7 +133,9 @@ def _downgrade(lines: list[bytes], result: FileResult, plan: Plan, targets: tupl
             plan.error = "no longer an IR file"
             return
     reserved = frozenset(i for c in plan.changes for i in range(c.start, max(c.end, c.start + 1)))
-    down = downgrade(lines, model, targets, unsafe, skip, reserved=reserved).plan
+    done = downgrade(lines, model, targets, unsafe, skip, reserved=reserved)
+    down = done.plan
+    plan.append += done.append
     removed = {i for c in down.changes if not c.new for i in range(c.start, c.end)}
     plan.changes = sorted([c for c in plan.changes if not (c.end > c.start and set(range(c.start, c.end)) <= removed)]
                           + down.changes, key=lambda c: (c.start, c.end))

@@ -36,6 +36,30 @@ from . import Change, Plan, Refusal, apply
 Attrs = dict[str, Optional[str]]  # <data> attribute -> its new value (None: removed)
 
 
+@dataclass(slots=True)
+class NewLayer:
+    """A layer a decomposition adds: ports as (id, precision, dims; dims None: a scalar)."""
+
+    key: str  # how the expansion's edges name it
+    type: str
+    opset: int
+    data: dict[str, str]
+    inputs: list[tuple[str, str, Optional[tuple[int, ...]]]]
+    outputs: list[tuple[str, str, Optional[tuple[int, ...]]]]
+    const: Optional[bytes] = None  # a Const's bytes, appended to the .bin (offset and size filled in)
+
+
+@dataclass(slots=True)
+class Expansion:
+    """A layer replaced by ``layers`` (producers first). The last one takes the layer's id and keeps its output
+    ports' lines (their ids, precisions, dims and tensor names), so the edges out of it stay as they are; each edge
+    into the layer goes to ``rewire[its port id]`` (a key of ``layers``) at the same port id."""
+
+    layers: list[NewLayer]
+    edges: list[tuple[str, str, str, str]]  # (from key, from port, to key, to port)
+    rewire: dict[str, str]
+
+
 @dataclass(frozen=True, slots=True)
 class Rewrite:
     """One entry of the table: layers of ``op``-``version`` that pass ``when`` become ``to``-``to_version``."""
@@ -47,17 +71,20 @@ class Rewrite:
     # the layer's <data> changes under which the older form computes exactly the same, or why it does not
     when: Callable[[Layer, "Context"], "Attrs | str"]
     safe: bool = True  # False: close, not identical (--unsafe-fixes), within ``tolerance``
-    tolerance: str = ""
+    tolerance: tuple[float, float] = (0.0, 0.0)  # (rtol, atol) of numpy.allclose: the outputs' against the layer's
     note: str = ""
+    decomposed: bool = False  # ``when`` gives an Expansion: the layer becomes a subgraph of older ops (``to``)
 
     @property
     def name(self) -> str:
+        if self.decomposed:
+            return f"{self.op}-{self.version} -> {self.to}"
         return f"{self.op}-{self.version} -> " + (f"{self.to}-{self.to_version}" if self.to else "removed")
 
     @property
     def opset(self) -> Optional[int]:
         """The oldest opset holding the older form: the ``version`` the rewritten layer names."""
-        return oldest_opset(self.to, self.to_version) if self.to else None
+        return oldest_opset(self.to, self.to_version) if self.to and not self.decomposed else None
 
 
 def oldest_opset(op: str, version: int) -> Optional[int]:
@@ -208,6 +235,79 @@ def _identity(layer: Layer, ctx: Context) -> "Attrs | str":
     return {}
 
 
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    """Numpy broadcasting of two IR shapes (-1: dynamic)."""
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
+    return tuple(y if x == 1 else x if y == 1 else (y if x == -1 else x) for x, y in zip(a, b))
+
+
+_PACK = {"f32": "<f", "f16": "<e"}
+_SDPA_TOLERANCE = (1e-5, 1e-6)
+
+
+def _sdpa(layer: Layer, ctx: Context) -> "Expansion | str":
+    """ScaledDotProductAttention-13 as its specification writes it: MatMul(Q, K^T) * scale (+ mask, or Select on a
+    boolean mask), Softmax over the last axis, MatMul with V. Not causal; no sink input."""
+    import struct
+
+    if _flag(layer, "causal"):
+        return "it is causal (the mask would be made from the sequence lengths)"
+    if not 3 <= len(layer.inputs) <= 5 or len(layer.outputs) != 1:
+        return f"it has {len(layer.inputs)} inputs (a sink input, or too few)"
+    types = ctx.input_types(layer)
+    t = types[0]
+    if t not in _PACK or types[1] != t or types[2] != t:
+        return f"its query, key and value are not all f32 or all f16 ({', '.join(map(str, types[:3]))})"
+    prec = etypes.precision(t)
+    q, k, v = (p.dims for p in layer.inputs[:3])
+    if q is None or k is None or v is None or min(len(q), len(k), len(v)) < 3:
+        return "its query, key or value dims are not known, or of a rank under 3"
+    scores = _broadcast(q[:-2], k[:-2]) + (q[-2], k[-2])
+    new = [NewLayer("qk", "MatMul", 1, {"transpose_a": "false", "transpose_b": "true"},
+                    [("0", prec, q), ("1", prec, k)], [("2", prec, scores)])]
+    edges = [("qk", "2", "scaled", "0")]
+    rewire = {"0": "qk", "1": "qk", "2": "out"}
+    if len(layer.inputs) == 5:
+        scale = layer.inputs[4].dims
+        rewire["4"] = "scaled"
+    else:
+        if q[-1] <= 0:
+            return "it has no scale input and its head size is not static"
+        scale = None
+        new.append(NewLayer("scale_value", "Const", 1, {"element_type": t, "shape": ""}, [], [("0", prec, None)],
+                            const=struct.pack(_PACK[t], 1.0 / float(q[-1]) ** 0.5)))
+        edges.append(("scale_value", "0", "scaled", "4"))
+    new.append(NewLayer("scaled", "Multiply", 1, {"auto_broadcast": "numpy"},
+                        [("0", prec, scores), ("4", prec, scale or None)], [("5", prec, scores)]))
+    last = "scaled"
+    if len(layer.inputs) >= 4:
+        mask = layer.inputs[3].dims
+        if mask is None:
+            return "its mask's dims are not known"
+        masked = _broadcast(scores, mask)
+        rewire["3"] = "masked"
+        if types[3] == "boolean":
+            new.append(NewLayer("minus_inf", "Const", 1, {"element_type": t, "shape": ""}, [], [("0", prec, None)],
+                                const=struct.pack(_PACK[t], float("-inf"))))
+            new.append(NewLayer("masked", "Select", 1, {"auto_broadcast": "numpy"},
+                                [("3", "BOOL", mask), ("0", prec, scores), ("1", prec, None)], [("4", prec, masked)]))
+            edges += [("scaled", "5", "masked", "0"), ("minus_inf", "0", "masked", "1")]
+        elif types[3] == t:
+            new.append(NewLayer("masked", "Add", 1, {"auto_broadcast": "numpy"},
+                                [("0", prec, scores), ("3", prec, mask)], [("4", prec, masked)]))
+            edges.append(("scaled", "5", "masked", "0"))
+        else:
+            return f"its mask is {types[3]}, neither boolean nor its query's type"
+        scores, last = masked, "masked"
+    new.append(NewLayer("softmax", "Softmax", 8, {"axis": "-1"}, [("0", prec, scores)], [("1", prec, scores)]))
+    edges.append((last, "5" if last == "scaled" else "4", "softmax", "0"))
+    new.append(NewLayer("out", "MatMul", 1, {"transpose_a": "false", "transpose_b": "false"},
+                        [("0", prec, scores), ("2", prec, v)], []))
+    edges.append(("softmax", "1", "out", "0"))
+    return Expansion(new, edges, rewire)
+
+
 _POOL_NOTE = "rounding_type ceil_torch only where floor (or, MaxPool, ceil) gives this static input the same windows"
 
 #: (op type, op version) -> the rewrites to an older form, in order of preference
@@ -231,6 +331,9 @@ for _r in (
     Rewrite("EmbeddingBagPacked", 15, "EmbeddingBagPackedSum", 3, _value("reduction", "sum"), note="reduction sum"),
     Rewrite("OneHot", 16, "OneHot", 1, _value("negative_indices_mode", "ignore_negative"),
             note="negative_indices_mode ignore_negative"),
+    Rewrite("ScaledDotProductAttention", 13, "MatMul, Multiply, Add or Select, SoftMax-8, MatMul", 0, _sdpa,
+            safe=False, tolerance=_SDPA_TOLERANCE, decomposed=True,
+            note="not causal, no sink input; f32 or f16"),
     Rewrite("Identity", 16, "", 0, _identity, note="removed: its consumers take its input, its tensor names "
                                                     "join its input's"),
 ):
@@ -251,6 +354,7 @@ class Choice:
     type: str
     opset: Optional[int]
     attrs: Attrs = field(default_factory=dict)
+    expansion: Optional[Expansion] = None
 
 
 Reads = Callable[[str, int], bool]  # (op type, opset number) -> does every target read it
@@ -277,12 +381,19 @@ def choose(layer: Layer, ctx: Context, reads: Reads, unsafe: bool = False,
         if only is not None and r is not only:
             continue
         if not r.safe and not unsafe:
-            why.append(f"{r.name} is close but not identical (within {r.tolerance}): only with --unsafe-fixes")
+            why.append(f"{r.name} is close but not identical (rtol {r.tolerance[0]:g}, atol {r.tolerance[1]:g}): "
+                       "only with --unsafe-fixes")
             continue
         attrs = r.when(layer, ctx)
         if isinstance(attrs, str):
-            why.append(f"{r.name} does not compute the same: {attrs}")
+            why.append(f"{r.name} does not compute {'nearly ' if not r.safe else ''}the same: {attrs}")
             continue
+        if isinstance(attrs, Expansion):
+            unread = [f"{n.type} of opset{n.opset}" for n in attrs.layers if not reads(n.type, n.opset)]
+            if unread:
+                why.append(f"{r.name}: the target does not read {unread[0]} either")
+                continue
+            return Choice(r, layer.type, None, {}, attrs)
         if r.to and not reads(r.to, r.opset):  # type: ignore[arg-type]
             why.append(f"{r.name}: the target does not read {r.to} of opset{r.opset} either")
             continue
@@ -349,12 +460,7 @@ def _bypass(layer: Layer, scope: IRModel, lines: list[bytes]) -> list[Change]:
     producer = src.layer if src is not None else None
     if producer is None:
         raise _Refused("its input is fed by no layer")
-    end = layer.end_line
-    while end < len(lines) and _CLOSE_ANY.match(_line(lines, end + 1)):
-        end += 1
-    if not _CLOSE_LAYER.match(_line(lines, end + 1)):
-        raise _Refused(f"its </layer> is not alone on line {end + 1}")
-    changes = [Change(layer.line - 1, end + 1, [])]
+    changes = [Change(layer.line - 1, _close_line(layer, lines), [])]
     plocal = producer.id.rsplit("/", 1)[-1]  # ids in a body's edges are its own, not path ids
     for e in scope.edges:
         line = _line(lines, e.line)
@@ -387,11 +493,116 @@ def _bypass(layer: Layer, scope: IRModel, lines: list[bytes]) -> list[Change]:
     return changes
 
 
-def edits(layer: Layer, choice: Choice, model: IRModel, lines: list[bytes]) -> list[Change]:
-    """The line changes of one layer's rewrite (raises _Refused with the reason the lines do not allow it)."""
+def _indent(line: bytes) -> bytes:
+    return line[:len(line) - len(line.lstrip(b" \t"))]
+
+
+def _eol(line: bytes) -> bytes:
+    return b"\r\n" if line.endswith(b"\r\n") else (b"\r" if line.endswith(b"\r") else b"\n")
+
+
+def _close_line(layer: Layer, lines: list[bytes]) -> int:
+    """The line of the layer's ``</layer>`` (1-based): after its ports' lines, nothing but closing tags between."""
+    end = layer.end_line
+    while end < len(lines) and _CLOSE_ANY.match(_line(lines, end + 1)):
+        end += 1
+    if not _CLOSE_LAYER.match(_line(lines, end + 1)):
+        raise _Refused(f"its </layer> is not alone on line {end + 1}")
+    return end + 1
+
+
+def _port_lines(ports, ind: bytes, step: bytes, eol: bytes) -> list[bytes]:
+    out = []
+    for pid, precision, dims in ports:
+        head = ind + b'<port id="%s" precision="%s"' % (pid.encode(), precision.encode())
+        if not dims:
+            out.append(head + b" />" + eol)
+            continue
+        out.append(head + b">" + eol)
+        out += [ind + step + b"<dim>%d</dim>" % d + eol for d in dims]
+        out.append(ind + b"</port>" + eol)
+    return out
+
+
+def _layer_lines(lid: str, name: str, n: NewLayer, ind: bytes, step: bytes, eol: bytes,
+                 outputs: Optional[list[bytes]] = None) -> list[bytes]:
+    from xml.sax.saxutils import quoteattr
+
+    out = [ind + b'<layer id="%s" name=%s type="%s" version="opset%d">' % (
+        lid.encode(), quoteattr(name).encode(), n.type.encode(), n.opset) + eol]
+    if n.data:
+        out.append(ind + step + b"<data " + b" ".join(b"%s=%s" % (k.encode(), quoteattr(v).encode())
+                                                         for k, v in n.data.items()) + b" />" + eol)
+    if n.inputs:
+        out += [ind + step + b"<input>" + eol, *_port_lines(n.inputs, ind + step * 2, step, eol),
+                ind + step + b"</input>" + eol]
+    if outputs is not None:
+        out += outputs
+    elif n.outputs:
+        out += [ind + step + b"<output>" + eol, *_port_lines(n.outputs, ind + step * 2, step, eol),
+                ind + step + b"</output>" + eol]
+    return out + [ind + b"</layer>" + eol]
+
+
+def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offset: int) -> tuple[list[Change], bytes]:
+    """The lines of a decomposition: the layer's lines become the new layers', its input edges are rewired, the
+    new edges follow the last edge into it; the Consts' bytes to append to the .bin (from ``offset`` on)."""
+    close = _close_line(layer, lines)
+    head = _line(lines, layer.line)
+    ind, eol = _indent(head), _eol(head)
+    step = _indent(_line(lines, layer.line + 1))[len(ind):] or b"\t"
+    first_out = min((p.line for p in layer.outputs), default=0)
+    if not first_out or not _line(lines, first_out - 1).strip().startswith(b"<output"):
+        raise _Refused("its <output> section is not laid out one tag a line")
+    kept_outputs = lines[first_out - 2:close - 1]  # from <output> to </output>
+    local = lambda lid: lid.rsplit("/", 1)[-1]  # noqa: E731  (ids in a body's edges are its own)
+    taken = [int(local(la.id)) for la in (*scope.layers.values(), *scope.duplicates) if local(la.id).isdigit()]
+    ids, nxt = {}, max(taken, default=0) + 1
+    for n in x.layers[:-1]:
+        ids[n.key] = str(nxt)
+        nxt += 1
+    ids[x.layers[-1].key] = local(layer.id)
+    payload = b""
+    new_lines: list[bytes] = []
+    for n in x.layers:
+        if n.const is not None:
+            n.data = {**n.data, "offset": str(offset + len(payload)), "size": str(len(n.const))}
+            payload += n.const
+        last = n is x.layers[-1]
+        name = layer.name if last else f"{layer.name}/{n.key}"
+        new_lines += _layer_lines(ids[n.key], name, n, ind, step, eol, kept_outputs if last else None)
+    changes = [Change(layer.line - 1, close, new_lines)]
+    last_in = None
+    for e in scope.edges:
+        if e.to_layer != layer.id:
+            continue
+        line = _line(lines, e.line)
+        if not _EDGE.match(line):
+            raise _Refused(f"line {e.line} does not hold its <edge> alone")
+        key = x.rewire.get(e.to_port)
+        if key is None:
+            raise _Refused(f"its input port {e.to_port} has no place in the decomposition")
+        if ids[key] != local(layer.id):
+            changes.append(Change(e.line - 1, e.line, [_set_attrs(line, {"to-layer": ids[key]}, "edge")]))
+        last_in = e.line
+    if last_in is None:
+        raise _Refused("no edge leads into it")
+    edge_line = _line(lines, last_in)
+    e_ind, e_eol = _indent(edge_line), _eol(edge_line)
+    added = [e_ind + b'<edge from-layer="%s" from-port="%s" to-layer="%s" to-port="%s" />' % (
+        ids[a].encode(), ap.encode(), ids[b].encode(), bp.encode()) + e_eol for a, ap, b, bp in x.edges]
+    changes.append(Change(last_in, last_in, added))
+    return changes, payload
+
+
+def edits(layer: Layer, choice: Choice, model: IRModel, lines: list[bytes], offset: int = 0) -> tuple[list[Change], bytes]:
+    """The line changes of one layer's rewrite and the bytes it appends to the .bin (from ``offset``); raises
+    _Refused with the reason the lines do not allow it."""
+    if choice.expansion is not None:
+        return _expand(layer, choice.expansion, model.scope(layer.id) or model, lines, offset)
     if choice.rewrite is not None and not choice.rewrite.to:
-        return _bypass(layer, model.scope(layer.id) or model, lines)
-    return _retag(layer, choice, lines)
+        return _bypass(layer, model.scope(layer.id) or model, lines), b""
+    return _retag(layer, choice, lines), b""
 
 
 # -- a file -----------------------------------------------------------------------------------------------
@@ -405,6 +616,7 @@ class Downgrade:
 
     plan: Plan
     rewrites: dict[str, str] = field(default_factory=dict)
+    append: bytes = b""  # the new Consts' bytes, to append to the .bin
 
 
 def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer, "Choice | str"]],
@@ -414,12 +626,18 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
     out = Downgrade(Plan())
     taken: set[int] = set()
     changes: list[Change] = []
+    size = None
     for layer, choice in wanted:
         if isinstance(choice, str):
             out.plan.refused.append(Refusal(layer.ref, choice))
             continue
         try:
-            made = edits(layer, choice, model, lines)
+            if choice.expansion is not None and size is None:
+                try:
+                    size = os.path.getsize(model.bin_path)
+                except OSError:
+                    raise _Refused("its new constants go to the .bin, which cannot be read") from None
+            made, payload = edits(layer, choice, model, lines, (size or 0) + len(out.append))
             span = {i for c in made for i in range(c.start, max(c.end, c.start + 1))}
             if span & taken:
                 raise _Refused("its lines are also rewritten for another layer")
@@ -431,6 +649,7 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
             continue
         taken |= span
         changes += made
+        out.append += payload
         out.plan.fixed.append(layer.ref)
         out.rewrites[layer.id] = choice.rewrite.name if choice.rewrite else \
             f"{layer.type} {layer.version} -> opset{choice.opset}"

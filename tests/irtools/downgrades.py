@@ -188,6 +188,17 @@ def sdpa(mask: str, scale: bool, causal: bool = False, kv_heads: int = 4) -> Cal
     return build
 
 
+def group_norm(shape: list[int], groups: int) -> Callable[[], Built]:
+    def build() -> Built:
+        x = o16.parameter([-1, *shape[1:]], np.float32, name="x")
+        s = o16.parameter([shape[1]], np.float32, name="scale")
+        b = o16.parameter([shape[1]], np.float32, name="bias")
+        g = o12.group_normalization(x, s, b, groups, 1e-5)
+        return _model([o16.relu(g)], [x, s, b], "group_norm12"), [_f32(shape) * 3 + 1, _f32([shape[1]], 1),
+                                                                  _f32([shape[1]], 2)]
+    return build
+
+
 def in_loop() -> Built:
     """A Loop whose body holds an Identity-16 feeding a Squeeze-15 (the body's edges and ids are its own)."""
     x = o16.parameter([3, 1, 4], np.float32, name="x")
@@ -249,6 +260,8 @@ CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "sdpa13_plain": (("ScaledDotProductAttention", 13), sdpa("", False), True),
     "sdpa13_kv_heads_broadcast": (("ScaledDotProductAttention", 13), sdpa("bool", False, kv_heads=1), True),
     "sdpa13_causal": (("ScaledDotProductAttention", 13), sdpa("", True, causal=True), False),
+    "group_norm12": (("GroupNormalization", 12), group_norm([2, 8, 5, 3], 4), True),
+    "group_norm12_1d": (("GroupNormalization", 12), group_norm([2, 16, 7], 16), True),
     "identity16_in_loop": (("Identity", 16), in_loop, True),
     "squeeze15_in_loop": (("Squeeze", 15), in_loop, True),
 }

@@ -58,6 +58,8 @@ class Expansion:
     layers: list[NewLayer]
     edges: list[tuple[str, str, str, str]]  # (from key, from port, to key, to port)
     rewire: dict[str, str]
+    # (input port id of the layer, key, port): a new edge from what feeds that input to a new layer as well
+    fanout: list[tuple[str, str, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +310,80 @@ def _sdpa(layer: Layer, ctx: Context) -> "Expansion | str":
     return Expansion(new, edges, rewire)
 
 
+def _i64(values: list[int]) -> bytes:
+    import struct
+
+    return struct.pack(f"<{len(values)}q", *values)
+
+
+def _const_i64(key: str, values: list[int]) -> NewLayer:
+    return NewLayer(key, "Const", 1, {"element_type": "i64", "shape": str(len(values))}, [],
+                    [("0", "I64", (len(values),))], const=_i64(values))
+
+
+_GN_TOLERANCE = (1e-4, 1e-5)
+
+
+def _group_norm(layer: Layer, ctx: Context) -> "Expansion | str":
+    """GroupNormalization-12 as its specification writes it: the input reshaped to [N, groups, -1], MVN-6 over the
+    last axis (epsilon inside the square root), reshaped back (ShapeOf-3 of the input), times the scale and plus
+    the bias, each unsqueezed to [C, 1, ...]."""
+    types = ctx.input_types(layer)
+    t = types[0] if types else None
+    if len(layer.inputs) != 3 or len(layer.outputs) != 1 or t not in _PACK or any(x != t for x in types):
+        return "its data, scale and bias are not all f32 or all f16"
+    prec = etypes.precision(t)
+    x, scale = layer.inputs[0].dims, layer.inputs[1].dims
+    try:
+        groups, eps = int(layer.data["num_groups"]), layer.data["epsilon"]
+        float(eps)
+    except (KeyError, ValueError):
+        return "its num_groups or epsilon cannot be read"
+    if x is None or len(x) < 2 or scale is None or groups <= 0:
+        return "its data's rank is not known"
+    rank = len(x)
+    rest = -1
+    if all(d >= 0 for d in x[1:]) and x[1] % groups == 0:
+        rest = x[1] // groups
+        for d in x[2:]:
+            rest *= d
+    grouped = (x[0], groups, rest)
+    c = scale[0] if scale else -1
+    ones = (c,) + (1,) * (rank - 2)
+    new = [_const_i64("groups_shape", [0, groups, -1]),
+           NewLayer("grouped", "Reshape", 1, {"special_zero": "true"}, [("0", prec, x), ("1", "I64", (3,))],
+                    [("2", prec, grouped)]),
+           _const_i64("axes", [2]),
+           NewLayer("normalized", "MVN", 6, {"eps": eps, "normalize_variance": "true", "eps_mode": "inside_sqrt"},
+                    [("0", prec, grouped), ("1", "I64", (1,))], [("2", prec, grouped)]),
+           NewLayer("shape", "ShapeOf", 3, {"output_type": "i64"}, [("0", prec, x)], [("1", "I64", (rank,))]),
+           NewLayer("restored", "Reshape", 1, {"special_zero": "false"}, [("0", prec, grouped), ("1", "I64", (rank,))],
+                    [("2", prec, x)])]
+    edges = [("groups_shape", "0", "grouped", "1"), ("grouped", "2", "normalized", "0"),
+             ("axes", "0", "normalized", "1"), ("normalized", "2", "restored", "0"), ("shape", "1", "restored", "1"),
+             ("restored", "2", "scaled", "0")]
+    rewire = {"0": "grouped"}
+    if rank > 2:
+        new += [_const_i64("channel_axes", list(range(1, rank - 1))),
+                NewLayer("scale_shaped", "Unsqueeze", 1, {}, [("1", prec, scale), ("5", "I64", (rank - 2,))],
+                         [("6", prec, ones)]),
+                NewLayer("bias_shaped", "Unsqueeze", 1, {}, [("2", prec, scale), ("5", "I64", (rank - 2,))],
+                         [("6", prec, ones)])]
+        edges += [("channel_axes", "0", "scale_shaped", "5"), ("channel_axes", "0", "bias_shaped", "5"),
+                  ("scale_shaped", "6", "scaled", "1"), ("bias_shaped", "6", "out", "1")]
+        rewire.update({"1": "scale_shaped", "2": "bias_shaped"})
+        new.append(NewLayer("scaled", "Multiply", 1, {"auto_broadcast": "numpy"}, [("0", prec, x), ("1", prec, ones)],
+                            [("2", prec, x)]))
+        new.append(NewLayer("out", "Add", 1, {"auto_broadcast": "numpy"}, [("0", prec, x), ("1", prec, ones)], []))
+    else:  # [N, C]: the scale and bias broadcast as they are
+        rewire.update({"1": "scaled", "2": "out"})
+        new.append(NewLayer("scaled", "Multiply", 1, {"auto_broadcast": "numpy"}, [("0", prec, x), ("1", prec, scale)],
+                            [("3", prec, x)]))
+        new.append(NewLayer("out", "Add", 1, {"auto_broadcast": "numpy"}, [("0", prec, x), ("2", prec, scale)], []))
+    edges.append(("scaled", "2" if rank > 2 else "3", "out", "0"))
+    return Expansion(new, edges, rewire, fanout=[("0", "shape", "0")])
+
+
 _POOL_NOTE = "rounding_type ceil_torch only where floor (or, MaxPool, ceil) gives this static input the same windows"
 
 #: (op type, op version) -> the rewrites to an older form, in order of preference
@@ -334,6 +410,8 @@ for _r in (
     Rewrite("ScaledDotProductAttention", 13, "MatMul, Multiply, Add or Select, SoftMax-8, MatMul", 0, _sdpa,
             safe=False, tolerance=_SDPA_TOLERANCE, decomposed=True,
             note="not causal, no sink input; f32 or f16"),
+    Rewrite("GroupNormalization", 12, "Reshape, MVN-6, ShapeOf-3, Reshape, Unsqueeze, Multiply, Add", 0, _group_norm,
+            safe=False, tolerance=_GN_TOLERANCE, decomposed=True, note="f32 or f16"),
     Rewrite("Identity", 16, "", 0, _identity, note="removed: its consumers take its input, its tensor names "
                                                     "join its input's"),
 ):
@@ -573,9 +651,11 @@ def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offs
         new_lines += _layer_lines(ids[n.key], name, n, ind, step, eol, kept_outputs if last else None)
     changes = [Change(layer.line - 1, close, new_lines)]
     last_in = None
+    feeds: dict[str, tuple[str, str]] = {}
     for e in scope.edges:
         if e.to_layer != layer.id:
             continue
+        feeds.setdefault(e.to_port, (local(e.from_layer), e.from_port))
         line = _line(lines, e.line)
         if not _EDGE.match(line):
             raise _Refused(f"line {e.line} does not hold its <edge> alone")
@@ -591,6 +671,12 @@ def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offs
     e_ind, e_eol = _indent(edge_line), _eol(edge_line)
     added = [e_ind + b'<edge from-layer="%s" from-port="%s" to-layer="%s" to-port="%s" />' % (
         ids[a].encode(), ap.encode(), ids[b].encode(), bp.encode()) + e_eol for a, ap, b, bp in x.edges]
+    for port, b, bp in x.fanout:
+        if port not in feeds:
+            raise _Refused(f"its input port {port} is fed by no edge")
+        a, ap = feeds[port]
+        added.append(e_ind + b'<edge from-layer="%s" from-port="%s" to-layer="%s" to-port="%s" />' % (
+            a.encode(), ap.encode(), ids[b].encode(), bp.encode()) + e_eol)
     changes.append(Change(last_in, last_in, added))
     return changes, payload
 

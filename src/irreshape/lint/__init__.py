@@ -140,7 +140,7 @@ def lint_file(path: str, settings: Settings):
 def _lint_file(path: str, settings: Settings):
     options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers,
                       scenarios=settings.scenarios, scenarios_only=settings.scenarios_only,
-                      analyses=analyses(settings.enabled))
+                      analyses=analyses(settings.enabled), targets=settings.targets)
     result = check_file(path, options)
     if result is None:
         return None, False, None

@@ -2,11 +2,12 @@
 that older OpenVINO releases refuse (an op version, an attribute value, an element type) or nothing of the kind,
 built with openvino 2026.4.1's opset API and written by its ``save_model`` (so that 2026.4.1 reads each of them).
 
-Which releases read each file is not written here: the tests take it from irreshape's release table
-(``shapes/releases.py``, measured by ``scripts/make_releases.py``) and from the labels of
-``scripts/target_harness.py``.
+With ``--labels`` it then reads each fixture with every release's own ``read_model`` (one venv per release, see
+``scripts/ovreleases.py``; ``IRRESHAPE_VENVS`` names their folder) and writes ``tests/data/compat/labels.json``:
+per file, per release, None where the release reads it, else the release's words. The tests compare
+``--target`` and ``compat`` with those labels (CI has no old releases).
 
-    python scripts/make_target_fixtures.py          # the system python's openvino (2026.4.1)
+    python scripts/make_target_fixtures.py [--labels]   # the system python's openvino (2026.4.1)
 """
 
 from __future__ import annotations
@@ -94,6 +95,26 @@ MODELS = {
 }
 
 
+def labels() -> None:
+    """Every release's verdict on every fixture, into labels.json."""
+    import json
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from ovreleases import RELEASES, read_all, words
+
+    names = sorted(MODELS)
+    paths = [os.path.join(OUT, n) for n in names]
+    table: dict[str, dict[str, str | None]] = {n: {} for n in names}
+    for release in RELEASES:
+        for name, got in zip(names, read_all(release, paths)):
+            table[name][release] = words(got["e"])
+        print("read with", release)
+    with open(os.path.join(OUT, "labels.json"), "w") as f:
+        json.dump({"written_by": "scripts/make_target_fixtures.py --labels", "releases": list(RELEASES),
+                   "files": table}, f, indent=1, sort_keys=False)
+        f.write("\n")
+
+
 def main() -> int:
     os.makedirs(OUT, exist_ok=True)
     core = ov.Core()
@@ -102,6 +123,8 @@ def main() -> int:
         ov.save_model(make(), path, compress_to_fp16=False)
         core.read_model(path)  # 2026.4.1 reads what it wrote
         print("wrote", os.path.relpath(path))
+    if "--labels" in sys.argv[1:]:
+        labels()
     return 0
 
 

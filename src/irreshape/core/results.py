@@ -71,6 +71,9 @@ class Options:
     scenarios_only: bool = False
     # the analyses to run (``core.findings.GRAPH``...: those the selected rules need); None: every one
     analyses: Optional[frozenset[str]] = None
+    # runtime targets: older releases whose refusals of the file are reported too (IR6xx), each as
+    # (the target as the user wrote it, "2023.3"; the release it means, "2023.3.0")
+    targets: tuple[tuple[str, str], ...] = ()
 
     def runs(self, analysis: str) -> bool:
         """Whether the check runs ``analysis`` (a selected rule needs it)."""

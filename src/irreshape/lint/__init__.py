@@ -140,7 +140,7 @@ def lint_file(path: str, settings: Settings):
 def _lint_file(path: str, settings: Settings):
     options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers,
                       scenarios=settings.scenarios, scenarios_only=settings.scenarios_only,
-                      analyses=analyses(settings.enabled))
+                      analyses=analyses(settings.enabled), targets=settings.targets)
     result = check_file(path, options)
     if result is None:
         return None, False, None
@@ -155,7 +155,8 @@ def _lint_file(path: str, settings: Settings):
                   and f.rule is not PRECISION_MISMATCH}
         retype = {f.layer.id for f in result.findings if f.rule is PRECISION_MISMATCH and f.layer is not None}
         fixed = fix_file(result, write=settings.fix == "fix", skip=lambda lid: lid not in wanted,
-                         skip_precision=lambda lid: lid not in retype, targets=settings.targets,
+                         skip_precision=lambda lid: lid not in retype,
+                         targets=tuple(release for _, release in settings.targets),
                          unsafe=settings.unsafe_fixes, skip_target=_target_skip(result))
         if fixed.written:  # report what remains
             result = check_file(path, options) or result

@@ -304,7 +304,8 @@ def same_outputs(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
 
 def rewrite(path: str, key: tuple[str, int], dst: str):
     """``path`` with its layers of op version ``key`` rewritten by the table's entry for it (whatever the targets:
-    the entry itself is under test), written to ``dst`` (the .bin and inputs copied): the Downgrade made."""
+    the entry itself is under test), and any other layer the table has an entry for by that one, written to ``dst``
+    (the .bin and inputs copied): the Downgrade made."""
     from irreshape.fixers import apply
     from irreshape.fixers import downgrade as dg
     from irreshape.frontends.openvino import parse
@@ -314,9 +315,8 @@ def rewrite(path: str, key: tuple[str, int], dst: str):
     with open(path, "rb") as f:
         lines = f.read().splitlines(keepends=True)
     ctx = dg.Context(model)
-    entry = dg.REWRITES[key][0]
-    wanted = [(la, dg.choose(la, ctx, lambda op, n: True, unsafe=True, only=entry))
-              for la in model.every_layer() if resolve(la.type, la.version) == key]
+    wanted = [(la, dg.choose(la, ctx, lambda op, n: True, unsafe=True, only=dg.REWRITES[found][0]))
+              for la in model.every_layer() if (found := resolve(la.type, la.version)) in dg.REWRITES]
     ctx.close()
     done = dg.plan_layers(lines, model, wanted)
     copy_pair(path, dst)

@@ -1,0 +1,60 @@
+"""The labels scripts/prove_downgrades.py wrote with every release's own wheel (tests/data/targets/downgrades.json;
+CI has no old releases) agree with the downgrade table: each entry's cases were rewritten by that entry, every
+release read and ran the rewritten file on CPU, the oldest release refused the original, and 2026.4.1 gave the same
+outputs for both (bit for bit, or within the tolerance an unsafe entry states). The wild YOLO exports: after
+``--fix --target 2023.3`` nothing was left that 2023.3 refuses, 2023.3 ran them, and 2026.4.1's outputs were the
+original's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from irreshape.fixers import downgrade as dg
+from irtools import downgrades as D
+
+LABELS = Path(__file__).resolve().parents[1] / "data" / "targets" / "downgrades.json"
+
+
+@pytest.fixture(scope="module")
+def labels() -> dict:
+    return json.loads(LABELS.read_text())
+
+
+def test_every_applicable_case_is_labelled_by_its_entry(labels):
+    applicable = {name: key for name, (key, _, exact) in D.CASES.items() if exact}
+    assert set(labels["cases"]) == set(applicable)
+    for name, key in applicable.items():
+        entry = dg.REWRITES[key][0]
+        got = labels["cases"][name]
+        assert got["entry"] == entry.name and got["safe"] == entry.safe and got["fixed"] >= 1, name
+
+
+def test_every_entry_is_proven_on_every_release(labels):
+    releases = labels["releases"]
+    assert len(releases) >= 2 and releases[-1] == "2026.4.1"
+    proven = set()
+    for name, got in labels["cases"].items():
+        assert set(got["rewritten"]) == set(releases), name
+        not_run = {r: v for r, v in got["rewritten"].items() if v != "runs"}
+        assert not not_run, (name, not_run)
+        assert got["close_on_2026.4.1"], name
+        if got["safe"]:
+            assert got["same_on_2026.4.1"], name
+        if D.CASES[name][0] != ("TopK", 11):  # read by every release (opset11): the entry is never needed
+            assert got["original"][releases[0]] != "runs", name
+        proven.add(got["entry"])
+    assert proven == {entries[0].name for entries in dg.REWRITES.values()}
+
+
+def test_wild_yolo_exports_run_on_2023_3_after_the_fix(labels):
+    wild = labels.get("wild", {})
+    if not wild:
+        pytest.skip("the labels were written without ../shared/wild-ir")
+    for name, got in wild.items():
+        assert got["left"] == [], name
+        assert got["fixed_layers"] >= 1, name
+        assert got[got["target"]] == "runs", name
+        assert got["same_on_2026.4.1"], name

@@ -22,6 +22,9 @@ class Format:
     check: str  # checks: (path, Options) -> FileResult | None (None: the file is of another kind)
     fix: str  # fixers: (original bytes, FileResult, skip) -> (new bytes, fixed layer refs, refusals)
     explain: str  # explain: (FileResult, wanted layer) -> lines
+    # fixers: (lines, FileResult, Plan, target releases, unsafe, skip) -> None, the rewrites of what the targets
+    # refuse joined to the plan ("": the format has no runtime targets)
+    downgrade: str = ""
 
     def load(self, what: str) -> Callable:
         """The function that does ``what`` (``"sniff"``, ``"check"``, ``"fix"``, ``"explain"``) for this format."""
@@ -31,7 +34,8 @@ class Format:
 
 INPUTS: tuple[Format, ...] = (
     Format("openvino", ".xml", "irreshape.frontends.openvino:sniff_is_ir", "irreshape.checks.openvino:check_path",
-           "irreshape.fixers.openvino:fix_bytes", "irreshape.explain.openvino:explain_layer"),
+           "irreshape.fixers.openvino:fix_bytes", "irreshape.explain.openvino:explain_layer",
+           "irreshape.fixers.downgrade:join"),
     Format("onednn", ".json", "irreshape.frontends.onednn:is_onednn_json", "irreshape.checks.onednn:check_path",
            "irreshape.fixers.onednn:fix_bytes", "irreshape.explain.onednn:explain_layer"),
 )

@@ -89,8 +89,9 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     fix = (formats.of(path) or formats.DEFAULT).load("fix")
     plan: Plan = fix(lines, result, Skipper(_skipper(skip),
                                            _skipper(skip_precision if skip_precision is not None else skip)))
-    if targets and plan.error is None and (formats.of(path) or formats.DEFAULT).name == "openvino":
-        _downgrade(lines, result, plan, targets, unsafe, _skipper(skip_target))
+    fmt = formats.of(path) or formats.DEFAULT
+    if targets and plan.error is None and fmt.downgrade:
+        fmt.load("downgrade")(lines, result, plan, targets, unsafe, _skipper(skip_target))
     outcome = FixOutcome(path, original, fixed=[] if plan.error else plan.fixed, refused=plan.refused,
                          error=plan.error)
     if plan.error is not None or not plan.changes:
@@ -117,30 +118,6 @@ def append_bytes(path: str, data: bytes) -> None:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
-
-
-def _downgrade(lines: list[bytes], result: FileResult, plan: Plan, targets: tuple[str, ...], unsafe: bool,
-               skip: Callable[[str], bool]) -> None:
-    """The rewrites of what ``targets`` refuse, joined to ``plan``: a dims change inside a layer removed goes."""
-    from ..frontends.openvino import NotIR, parse
-    from .downgrade import downgrade
-
-    model = result.model
-    if model is None:
-        try:
-            model = parse(result.path)
-        except NotIR:
-            plan.error = "no longer an IR file"
-            return
-    reserved = frozenset(i for c in plan.changes for i in range(c.start, max(c.end, c.start + 1)))
-    done = downgrade(lines, model, targets, unsafe, skip, reserved=reserved)
-    down = done.plan
-    plan.append += done.append
-    removed = {i for c in down.changes if not c.new for i in range(c.start, c.end)}
-    plan.changes = sorted([c for c in plan.changes if not (c.end > c.start and set(range(c.start, c.end)) <= removed)]
-                          + down.changes, key=lambda c: (c.start, c.end))
-    plan.fixed += [ref for ref in down.fixed if ref not in plan.fixed]
-    plan.refused += down.refused
 
 
 def _skipper(skip: Skip) -> Callable[[str], bool]:

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from ..core import etypes
+from ..core.results import FileResult
 from ..frontends.openvino.model import IRModel, Layer
 from ..shapes.opsets import OPSETS
 from ..shapes.versions import opset_number, resolve
@@ -789,6 +790,30 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
         out = plan_layers(lines, model, kept, reserved)
         out.plan.refused[:0] = other
     return out
+
+
+def join(lines: list[bytes], result: FileResult, plan: Plan, targets: tuple[str, ...], unsafe: bool,
+         skip: Callable[[str], bool]) -> None:
+    """``--fix --target``: the rewrites of what ``targets`` refuse in the file of ``result``, joined to the dims
+    fixer's ``plan`` (one diff, one write): a dims change inside a layer removed goes with it."""
+    from ..frontends.openvino import NotIR, parse
+
+    model = result.model
+    if model is None:  # results that crossed a process boundary (--jobs) travel without it
+        try:
+            model = parse(result.path)
+        except NotIR:
+            plan.error = "no longer an IR file"
+            return
+    reserved = frozenset(i for c in plan.changes for i in range(c.start, max(c.end, c.start + 1)))
+    done = downgrade(lines, model, targets, unsafe, skip, reserved=reserved)
+    down = done.plan
+    plan.append += done.append
+    removed = {i for c in down.changes if not c.new for i in range(c.start, c.end)}
+    plan.changes = sorted([c for c in plan.changes if not (c.end > c.start and set(range(c.start, c.end)) <= removed)]
+                          + down.changes, key=lambda c: (c.start, c.end))
+    plan.fixed += [ref for ref in down.fixed if ref not in plan.fixed]
+    plan.refused += down.refused
 
 
 def _graphs(model: IRModel) -> Iterable[IRModel]:

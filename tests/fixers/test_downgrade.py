@@ -82,3 +82,9 @@ def test_the_form_names_an_opset_that_holds_it():
             if r.to and not r.decomposed:
                 assert OPSETS[r.opset][r.to] == r.to_version, r.name
                 assert all(OPSETS[n].get(r.to) != r.to_version for n in OPSETS if n < r.opset), r.name
+
+
+def test_readme_lists_the_table():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    for row in dg.describe():
+        assert row in readme, row

@@ -385,20 +385,20 @@ def _group_norm(layer: Layer, ctx: Context) -> "Expansion | str":
     return Expansion(new, edges, rewire, fanout=[("0", "shape", "0")])
 
 
-_POOL_NOTE = "rounding_type ceil_torch only where floor (or, MaxPool, ceil) gives this static input the same windows"
+_POOL_NOTE = "rounding_type not ceil_torch, or ceil_torch where {} gives the static input the same windows"
 
 #: (op type, op version) -> the rewrites to an older form, in order of preference
 REWRITES: dict[tuple[str, int], tuple[Rewrite, ...]] = {}
 for _r in (
-    Rewrite("MaxPool", 14, "MaxPool", 8, _maxpool, note=_POOL_NOTE),
-    Rewrite("AvgPool", 14, "AvgPool", 1, _avgpool, note=_POOL_NOTE),
-    Rewrite("AvgPool", 16, "AvgPool", 1, _avgpool, note="dilations all 1; " + _POOL_NOTE),
+    Rewrite("MaxPool", 14, "MaxPool", 8, _maxpool, note=_POOL_NOTE.format("floor or ceil")),
+    Rewrite("AvgPool", 14, "AvgPool", 1, _avgpool, note=_POOL_NOTE.format("floor")),
+    Rewrite("AvgPool", 16, "AvgPool", 1, _avgpool, note="dilations all 1; " + _POOL_NOTE.format("floor")),
     Rewrite("Squeeze", 15, "Squeeze", 0, _no_flag("allow_axis_skip"), note="allow_axis_skip false"),
     Rewrite("ScatterNDUpdate", 15, "ScatterNDUpdate", 3, _value("reduction", "none"), note="reduction none"),
     Rewrite("ScatterElementsUpdate", 12, "ScatterElementsUpdate", 3, _value("reduction", "none", "use_init_val"),
             note="reduction none (use_init_val then plays no part)"),
     Rewrite("TopK", 11, "TopK", 3, _no_flag("stable"), note="stable false"),
-    Rewrite("Pad", 12, "Pad", 1, _pad, note="pads_begin and pads_end Consts, none negative"),
+    Rewrite("Pad", 12, "Pad", 1, _pad, note="pads_begin and pads_end never negative (their values, or bounds, as irreshape evaluates them)"),
     Rewrite("BitwiseAnd", 13, "LogicalAnd", 1, _boolean, note="boolean inputs"),
     Rewrite("BitwiseOr", 13, "LogicalOr", 1, _boolean, note="boolean inputs"),
     Rewrite("BitwiseXor", 13, "LogicalXor", 1, _boolean, note="boolean inputs"),
@@ -408,13 +408,12 @@ for _r in (
     Rewrite("EmbeddingBagPacked", 15, "EmbeddingBagPackedSum", 3, _value("reduction", "sum"), note="reduction sum"),
     Rewrite("OneHot", 16, "OneHot", 1, _value("negative_indices_mode", "ignore_negative"),
             note="negative_indices_mode ignore_negative"),
-    Rewrite("ScaledDotProductAttention", 13, "MatMul, Multiply, Add or Select, SoftMax-8, MatMul", 0, _sdpa,
+    Rewrite("ScaledDotProductAttention", 13, "MatMul, Multiply, Add or Select, Softmax-8, MatMul", 0, _sdpa,
             safe=False, tolerance=_SDPA_TOLERANCE, decomposed=True,
             note="not causal, no sink input; f32 or f16"),
     Rewrite("GroupNormalization", 12, "Reshape, MVN-6, ShapeOf-3, Reshape, Unsqueeze, Multiply, Add", 0, _group_norm,
             safe=False, tolerance=_GN_TOLERANCE, decomposed=True, note="f32 or f16"),
-    Rewrite("Identity", 16, "", 0, _identity, note="removed: its consumers take its input, its tensor names "
-                                                    "join its input's"),
+    Rewrite("Identity", 16, "", 0, _identity, note="its consumers take its input; its tensor names join its input's"),
 ):
     REWRITES[(_r.op, _r.version)] = REWRITES.get((_r.op, _r.version), ()) + (_r,)
 
@@ -893,8 +892,13 @@ def _reader(targets: tuple[str, ...]) -> Reads:
     return reads
 
 
-def describe() -> list[tuple[str, str, str, bool]]:
-    """The table as rows: (rewrite, opset written, condition, safe), for documentation and the labels."""
-    return [(r.name, f"opset{r.opset}" if r.opset else "-", r.note, r.safe)
-            for entries in REWRITES.values() for r in entries]
+def describe() -> list[str]:
+    """The table as the README's markdown rows: op version, older form, condition, exact or the tolerance."""
+    rows = []
+    for entries in REWRITES.values():
+        for r in entries:
+            form = r.to if r.decomposed else (f"{r.to}-{r.to_version} (`opset{r.opset}`)" if r.to else "removed")
+            how = "exact" if r.safe else f"`--unsafe-fixes`: rtol {r.tolerance[0]:g}, atol {r.tolerance[1]:g}"
+            rows.append(f"| {r.op}-{r.version} | {form} | {r.note} | {how} |")
+    return rows
 

@@ -779,12 +779,15 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
         if not out.plan.changes:
             break
         still = _still_refused(lines, out.plan, model.path, judge)
-        bad = [ref for ref in out.plan.fixed if ref.id in still]
-        if not bad:
+        # a layer a decomposition added is refused: every decomposition goes (their new ids name no layer here)
+        added = [why for lid, why in still.items() if lid and lid not in layers]
+        drop = {ref.id for ref in out.plan.fixed if ref.id in still}
+        if added:
+            drop |= {la.id for la, c in wanted if isinstance(c, Choice) and c.expansion is not None}
+        if not drop:
             break
-        drop = {ref.id for ref in bad}
         kept = [(la, c) for la, c in wanted if la.id not in drop]
-        kept += [(la, f"the rewritten layer is still refused: {_words(still[la.id][0])}")
+        kept += [(la, "the rewritten layer is still refused: " + _words((still.get(la.id) or added[0])[0]))
                  for la, _ in wanted if la.id in drop]
         out = plan_layers(lines, model, kept, reserved)
         out.plan.refused[:0] = other

@@ -14,8 +14,9 @@ file rewritten is judged again: a layer still refused by a target is not written
 
 The edit is the fixers' one line-change model: a rewritten layer changes its ``<layer>`` line (``type``,
 ``version``) and its ``<data>`` line (the attributes the older form lacks, or a value it takes instead); a layer
-removed (Identity) takes its lines and its input edge away and its consumers' edges are rewritten to its producer.
-The ``.bin`` is never opened for writing.
+removed (Identity) takes its lines and its input edge away and its consumers' edges are rewritten to its producer;
+a decomposed layer's lines become its parts' (written in the file's own layout), the last part keeping its id and
+output ports, and the new constants' bytes are appended to the ``.bin`` (never otherwise touched).
 """
 
 from __future__ import annotations
@@ -71,8 +72,9 @@ class Rewrite:
     version: int  # its op version (the opsets' numbering: Squeeze of opset1 is Squeeze-0)
     to: str  # the older form's op type ("" : the layer is removed, its consumers take its input)
     to_version: int
-    # the layer's <data> changes under which the older form computes exactly the same, or why it does not
-    when: Callable[[Layer, "Context"], "Attrs | str"]
+    # the layer's <data> changes under which the older form computes exactly the same (a decomposition: its
+    # Expansion), or why it does not
+    when: Callable[[Layer, "Context"], "Attrs | Expansion | str"]
     safe: bool = True  # False: close, not identical (--unsafe-fixes), within ``tolerance``
     tolerance: tuple[float, float] = (0.0, 0.0)  # (rtol, atol) of numpy.allclose: the outputs' against the layer's
     note: str = ""
@@ -106,17 +108,22 @@ class Context:
         for m in _graphs(self.model):  # every input port's producer, the bodies' too
             m.link()
 
+    def _graph(self, layer: Layer):
+        """irreshape's reading (shapes, types, values) of the graph holding ``layer``, made once per graph."""
+        from ..checks.graph import Graph
+
+        scope = self.model.scope(layer.id) or self.model
+        graph = self._graphs.get(id(scope))
+        if graph is None:
+            graph = self._graphs[id(scope)] = Graph(scope)
+        return graph
+
     def lowest(self, layer: Layer, port: str) -> Optional[list[int]]:
         """The lower bound of each element of the integer tensor feeding input ``port`` of ``layer``, as
         irreshape's reading evaluates it (OpenVINO's bound evaluation); None where it cannot."""
-        from ..checks.graph import Graph
         from ..checks.values import Value
 
-        scope = self.model.scope(layer.id) or self.model
-        graphs = self._graphs
-        graph = graphs.get(id(scope))
-        if graph is None:
-            graph = graphs[id(scope)] = Graph(scope)
+        graph = self._graph(layer)
         p = layer.input(port)
         src = p.source if p is not None else None
         if src is None:
@@ -128,11 +135,17 @@ class Context:
         return [b.lo for b in v.bounds] if isinstance(v, Value) else None
 
     def input_types(self, layer: Layer) -> list[Optional[str]]:
-        """Each input's element type, as its producer's output port declares it (else the port's own)."""
+        """Each input's element type as OpenVINO infers it (irreshape's reading; a declared precision is not taken
+        at its word); None where no edge feeds it or it cannot be told."""
+        graph = self._graph(layer)
         out = []
         for p in layer.inputs:
             src = p.source
-            out.append(etypes.from_precision((src.precision if src is not None else None) or p.precision or ""))
+            try:
+                known = src is not None and graph.etype_known(src)
+                out.append(graph.etype(src) if known else None)
+            except Exception:  # noqa: BLE001  (irreshape's own failure: the type is not known, no rewrite)
+                out.append(None)
         return out
 
     def close(self) -> None:

@@ -199,6 +199,15 @@ def group_norm(shape: list[int], groups: int) -> Callable[[], Built]:
     return build
 
 
+def sdpa_twice() -> Built:
+    """Two ScaledDotProductAttention-13 in one file: their decompositions take layer ids of their own."""
+    q = o16.parameter([1, 2, 4, 8], np.float32, name="q")
+    a = o13.scaled_dot_product_attention(q, q, q)
+    b = o13.scaled_dot_product_attention(a, q, a, o16.constant(np.zeros([1, 1, 4, 4], np.float32)),
+                                         o16.constant(np.float32(0.5)))
+    return _model([b], [q], "sdpa13_twice"), [_f32([1, 2, 4, 8])]
+
+
 def in_loop() -> Built:
     """A Loop whose body holds an Identity-16 feeding a Squeeze-15 (the body's edges and ids are its own)."""
     x = o16.parameter([3, 1, 4], np.float32, name="x")
@@ -259,6 +268,7 @@ CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "sdpa13_float_mask_scale": (("ScaledDotProductAttention", 13), sdpa("float", True), True),
     "sdpa13_plain": (("ScaledDotProductAttention", 13), sdpa("", False), True),
     "sdpa13_kv_heads_broadcast": (("ScaledDotProductAttention", 13), sdpa("bool", False, kv_heads=1), True),
+    "sdpa13_twice": (("ScaledDotProductAttention", 13), sdpa_twice, True),
     "sdpa13_causal": (("ScaledDotProductAttention", 13), sdpa("", True, causal=True), False),
     "group_norm12": (("GroupNormalization", 12), group_norm([2, 8, 5, 3], 4), True),
     "group_norm12_1d": (("GroupNormalization", 12), group_norm([2, 16, 7], 16), True),

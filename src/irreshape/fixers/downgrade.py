@@ -635,9 +635,11 @@ def _layer_lines(lid: str, name: str, n: NewLayer, ind: bytes, step: bytes, eol:
     return out + [ind + b"</layer>" + eol]
 
 
-def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offset: int) -> tuple[list[Change], bytes]:
+def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offset: int,
+            free: dict[int, int]) -> tuple[list[Change], bytes]:
     """The lines of a decomposition: the layer's lines become the new layers', its input edges are rewired, the
-    new edges follow the last edge into it; the Consts' bytes to append to the .bin (from ``offset`` on)."""
+    new edges follow the last edge into it; the Consts' bytes to append to the .bin (from ``offset`` on). ``free``:
+    id(graph) -> the next layer id no layer of it has (shared by the decompositions of one file)."""
     close = _close_line(layer, lines)
     head = _line(lines, layer.line)
     ind, eol = _indent(head), _eol(head)
@@ -647,11 +649,15 @@ def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offs
         raise _Refused("its <output> section is not laid out one tag a line")
     kept_outputs = lines[first_out - 2:close - 1]  # from <output> to </output>
     local = lambda lid: lid.rsplit("/", 1)[-1]  # noqa: E731  (ids in a body's edges are its own)
-    taken = [int(local(la.id)) for la in (*scope.layers.values(), *scope.duplicates) if local(la.id).isdigit()]
-    ids, nxt = {}, max(taken, default=0) + 1
+    nxt = free.get(id(scope))
+    if nxt is None:
+        taken = [int(local(la.id)) for la in (*scope.layers.values(), *scope.duplicates) if local(la.id).isdigit()]
+        nxt = max(taken, default=0) + 1
+    ids = {}
     for n in x.layers[:-1]:
         ids[n.key] = str(nxt)
         nxt += 1
+    free[id(scope)] = nxt
     ids[x.layers[-1].key] = local(layer.id)
     payload = b""
     new_lines: list[bytes] = []
@@ -694,11 +700,13 @@ def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offs
     return changes, payload
 
 
-def edits(layer: Layer, choice: Choice, model: IRModel, lines: list[bytes], offset: int = 0) -> tuple[list[Change], bytes]:
-    """The line changes of one layer's rewrite and the bytes it appends to the .bin (from ``offset``); raises
-    _Refused with the reason the lines do not allow it."""
+def edits(layer: Layer, choice: Choice, model: IRModel, lines: list[bytes], offset: int = 0,
+          free: Optional[dict[int, int]] = None) -> tuple[list[Change], bytes]:
+    """The line changes of one layer's rewrite and the bytes it appends to the .bin (from ``offset``; ``free``, see
+    _expand); raises _Refused with the reason the lines do not allow it."""
     if choice.expansion is not None:
-        return _expand(layer, choice.expansion, model.scope(layer.id) or model, lines, offset)
+        return _expand(layer, choice.expansion, model.scope(layer.id) or model, lines, offset,
+                       free if free is not None else {})
     if choice.rewrite is not None and not choice.rewrite.to:
         return _bypass(layer, model.scope(layer.id) or model, lines), b""
     return _retag(layer, choice, lines), b""
@@ -726,6 +734,7 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
     taken: set[int] = set()
     changes: list[Change] = []
     size = None
+    free: dict[int, int] = {}  # the next free layer id of each graph, as decompositions take them
     for layer, choice in wanted:
         if isinstance(choice, str):
             out.plan.refused.append(Refusal(layer.ref, choice))
@@ -736,11 +745,11 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
                     size = os.path.getsize(model.bin_path)
                 except OSError:
                     raise _Refused("its new constants go to the .bin, which cannot be read") from None
-            made, payload = edits(layer, choice, model, lines, (size or 0) + len(out.append))
-            span = {i for c in made for i in range(c.start, max(c.end, c.start + 1))}
+            made, payload = edits(layer, choice, model, lines, (size or 0) + len(out.append), free)
+            span = {i for c in made for i in range(c.start, c.end)}  # (an insertion claims no line)
             if span & taken:
                 raise _Refused("its lines are also rewritten for another layer")
-            kept = {i for c in made if c.new for i in range(c.start, max(c.end, c.start + 1))}
+            kept = {i for c in made if c.new for i in range(c.start, c.end)}
             if kept & reserved:
                 raise _Refused("its lines are also rewritten by the dims fix: run the fix again")
         except _Refused as r:
@@ -825,7 +834,7 @@ def join(lines: list[bytes], result: FileResult, plan: Plan, targets: tuple[str,
     down = done.plan
     plan.append += done.append
     removed = {i for c in down.changes if not c.new for i in range(c.start, c.end)}
-    plan.changes = sorted([c for c in plan.changes if not (c.end > c.start and set(range(c.start, c.end)) <= removed)]
+    plan.changes = sorted([c for c in plan.changes if not set(range(c.start, max(c.end, c.start + 1))) <= removed]
                           + down.changes, key=lambda c: (c.start, c.end))
     plan.fixed += [ref for ref in down.fixed if ref not in plan.fixed]
     plan.refused += down.refused

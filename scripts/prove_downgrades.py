@@ -10,7 +10,12 @@
    same seeded inputs (identical outputs?), R reads and runs the fixed one, and irreshape's own target check of the
    fixed file reports nothing for R.
 
+4. The fixtures of today's exporters a target refuses (2023.0 and 2023.3 by default), fixed with and without
+   --unsafe-fixes: what is left refused; where nothing is, 2026.4.1's outputs on seeded inputs against the
+   original's, and whether the target runs the fixed file.
+
 Usage: python scripts/prove_downgrades.py [--releases 2023.0.0,2024.0.0] [--wild-target 2023.3] [--no-wild]
+       [--no-corpus] [--corpus-targets 2023.0,2023.3]
 """
 
 from __future__ import annotations
@@ -157,17 +162,81 @@ def wild(folder: str, target: str) -> dict[str, dict]:
     return out
 
 
+def feeds_for(xml: str) -> list[np.ndarray]:
+    """Seeded inputs for a file's Parameters: a dynamic dim is 4 (32 for an image's height and width), integers in
+    [0, 3), booleans true."""
+    rng = np.random.default_rng(0)
+    out = []
+    for p in ov.Core().read_model(xml).inputs:
+        ps, t = p.get_partial_shape(), p.get_element_type()
+        image = ps.rank.is_static and ps.rank.get_length() == 4
+        shape = [d.get_length() if d.is_static else (32 if image and i >= 2 else 4) for i, d in enumerate(ps)]
+        if t.is_real():
+            out.append(rng.standard_normal(shape).astype(t.to_dtype()))
+        elif t == ov.Type.boolean:
+            out.append(np.ones(shape, bool))
+        else:
+            out.append(rng.integers(0, 3, shape).astype(t.to_dtype()))
+    return out
+
+
+def corpus(folder: str, target: str, unsafe: bool) -> dict[str, dict]:
+    """The fixtures of today's exporters (tests/data/today, tests/data/models) that ``target`` refuses, fixed with
+    --fix --target (``unsafe``: and --unsafe-fixes) in a copy: what is left refused, and, where nothing is, whether
+    2026.4.1 computes the same on seeded inputs (bit for bit, or within the table's largest unsafe tolerance)."""
+    from irreshape import lint
+    from irreshape.fixers.downgrade import REWRITES
+    from irreshape.frontends.openvino import parse
+    from irreshape.lint.config import Settings
+    from irreshape.rules import ALL
+    from irreshape.shapes import targets
+
+    release = targets.canonical(target)
+    rtol = max(r.tolerance[0] for es in REWRITES.values() for r in es)
+    atol = max(r.tolerance[1] for es in REWRITES.values() for r in es)
+    out = {}
+    sub = os.path.join(folder, f"corpus-{release}-{'unsafe' if unsafe else 'safe'}")
+    os.makedirs(sub, exist_ok=True)
+    for xml in sorted([*(ROOT / "tests" / "data" / "today").glob("*.xml"), *(ROOT / "tests" / "data" / "models").glob("*.xml")]):
+        refused = targets.refusals(parse(str(xml)), release)
+        if not refused:
+            continue
+        dst = os.path.join(sub, xml.name)
+        D.copy_pair(str(xml), dst)
+        settings = Settings(enabled=frozenset(r.code for r in ALL), fix="fix", targets=((target, release),),
+                            unsafe_fixes=unsafe)
+        outcome = lint.run([dst], settings)
+        left = targets.refusals(parse(dst), release)
+        row = {"refused": sorted({r.what for r in refused}), "left": sorted({r.what for r in left}),
+               "fixed_layers": sum(len(f.fixed) for f in outcome.fixes if f.path == dst)}
+        if not left:
+            try:
+                feeds = feeds_for(str(xml))
+                np.savez(dst[:-4] + ".npz", *feeds)
+                a, b = D.run(str(xml), feeds), D.run(dst, feeds)
+                row["same_on_2026.4.1"] = D.same_outputs(a, b)
+                row["close_on_2026.4.1"] = len(a) == len(b) and all(
+                    x.shape == y.shape and np.allclose(x, y, rtol=rtol, atol=atol, equal_nan=True) for x, y in zip(a, b))
+                row["dst"] = dst
+            except Exception as e:  # noqa: BLE001  (inputs this script cannot make for the model)
+                row["not_run"] = first_words(str(e))
+        out[xml.name] = row
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--releases", default="", help="comma-separated releases (default: every one)")
     ap.add_argument("--wild-target", default="2023.3")
     ap.add_argument("--no-wild", action="store_true")
+    ap.add_argument("--no-corpus", action="store_true")
+    ap.add_argument("--corpus-targets", default="2023.0,2023.3")
     args = ap.parse_args()
     releases = [r for r in args.releases.split(",") if r] or list(ovreleases.RELEASES)
     folder = tempfile.mkdtemp(prefix="prove-downgrades-")
     made = cases(folder)
     pairs = [(c[k], os.path.splitext(c["src"])[0] + ".npz") for c in made.values() for k in ("src", "dst")]
-    labels: dict = {"releases": releases, "cases": {}, "wild": {}}
+    labels: dict = {"releases": releases, "cases": {}, "wild": {}, "corpus": {}}
     for name, c in made.items():
         labels["cases"][name] = {k: c[k] for k in ("entry", "safe", "fixed", "same_on_2026.4.1", "close_on_2026.4.1")}
         labels["cases"][name].update(original={}, rewritten={})
@@ -194,6 +263,24 @@ def main() -> None:
         n = sum(1 for w in labels["wild"].values() if w[release] == "runs" and w["same_on_2026.4.1"])
         print(f"wild: {n}/{len(fixed)} files refused by {release} run on it after --fix --target, "
               "identical outputs on 2026.4.1", file=sys.stderr)
+    if not args.no_corpus:
+        from irreshape.shapes import targets
+
+        for target in args.corpus_targets.split(","):
+            release = targets.canonical(target)
+            for unsafe in (False, True):
+                rows = corpus(folder, target, unsafe)
+                ran = [r for r in rows.values() if "dst" in r]
+                got = run_release(release, [(r["dst"], r["dst"][:-4] + ".npz") for r in ran]) if ran else {}
+                for r in rows.values():
+                    if "dst" in r:
+                        g = got[r.pop("dst")]
+                        r[release] = "runs" if g["ran"] else (g["error"] or "refused")
+                labels["corpus"][f"{release}{' --unsafe-fixes' if unsafe else ''}"] = rows
+                n_ok = sum(1 for r in rows.values() if r.get(release) == "runs" and r.get("close_on_2026.4.1"))
+                print(f"corpus {release}{' unsafe' if unsafe else ''}: {len(rows)} refused, "
+                      f"{sum(1 for r in rows.values() if not r['left'])} fully rewritten, {n_ok} run on {release} "
+                      "and compute the same on 2026.4.1", file=sys.stderr)
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(labels, indent=1, sort_keys=True) + "\n")
     shutil.rmtree(folder, ignore_errors=True)

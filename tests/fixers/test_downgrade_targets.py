@@ -156,3 +156,35 @@ def test_yolo_exports_fixed_for_2023_3(xml, tmp_path):
     feeds = [rng.standard_normal([d.get_length() for d in p.get_partial_shape()]).astype(np.float32)
              for p in core.read_model(str(xml)).inputs]
     assert D.same_outputs(D.run(str(xml), feeds, core), D.run(str(dst), feeds, core))
+
+
+# -- the command line ---------------------------------------------------------------------------------------
+def test_cli_fix_target_then_clean(saved, tmp_path):
+    """`check --fix --target R`: the IR6xx findings gone, the note counts the layers; `--diff --target` shows the
+    change and exits 1, and 0 once fixed."""
+    from lintkit import irreshape
+
+    xml = tmp_path / "m.xml"
+    D.copy_pair(str(saved / "maxpool14_floor.xml"), str(xml))
+    before = irreshape("check", "--target", OLDEST, "--output-format", "concise", str(xml))
+    assert any(c.startswith("IR6") for c in before.codes()) and before.status == 1
+    shown = irreshape("check", "--diff", "--target", OLDEST, str(xml))
+    assert shown.status == 1 and 'version="opset8"' in shown.stdout and "Would fix 1 layer" in shown.stderr
+    r = irreshape("check", "--fix", "--target", OLDEST, "--output-format", "concise", str(xml))
+    assert not any(c.startswith("IR6") for c in r.codes()) and r.status == 0
+    assert "Fixed 1 layer in 1 file." in r.stderr
+    assert irreshape("check", "--diff", "--target", OLDEST, str(xml)).status == 0
+
+
+def test_cli_unsafe_fixes(saved, tmp_path):
+    """A decomposition is shown as needing --unsafe-fixes, and applied with it (the .bin appended to)."""
+    from lintkit import irreshape
+
+    xml = tmp_path / "m.xml"
+    D.copy_pair(str(saved / "sdpa13_plain.xml"), str(xml))
+    r = irreshape("check", "--fix", "--target", OLDEST, "--output-format", "concise", str(xml))
+    assert "--unsafe-fixes" in r.stderr and any(c.startswith("IR6") for c in r.codes())
+    size = xml.with_suffix(".bin").stat().st_size
+    r = irreshape("check", "--fix", "--unsafe-fixes", "--target", OLDEST, "--output-format", "concise", str(xml))
+    assert not any(c.startswith("IR6") for c in r.codes())
+    assert "appended" in r.stderr and xml.with_suffix(".bin").stat().st_size > size

@@ -431,11 +431,6 @@ for _r in (
     REWRITES[(_r.op, _r.version)] = REWRITES.get((_r.op, _r.version), ()) + (_r,)
 
 
-def relabel(op: str, version: int) -> Optional[int]:
-    """The oldest opset holding this very op version (a rewrite of the ``version`` attribute alone)."""
-    return oldest_opset(op, version)
-
-
 # -- choosing a form ----------------------------------------------------------------------------------------
 @dataclass(slots=True)
 class Choice:
@@ -461,7 +456,7 @@ def choose(layer: Layer, ctx: Context, reads: Reads, unsafe: bool = False,
         return "irreshape cannot tell which op version it is"
     op, version = found
     if only is None and relabelled:
-        n = relabel(op, version)
+        n = oldest_opset(op, version)  # this very op version, named by an older opset: the version attribute alone
         if n is not None and n != opset_number(layer.version) and reads(op, n):
             return Choice(None, layer.type, n)
     entries = REWRITES.get((op, version), ())
@@ -500,7 +495,7 @@ class _Refused(Exception):
 _ATTR = re.compile(rb'(\s)([A-Za-z_][-A-Za-z0-9_.:]*)="([^"]*)"')
 
 
-def _set_attrs(line: bytes, attrs: dict[str, Optional[str]], where: str) -> bytes:
+def _set_attrs(line: bytes, attrs: dict[str, Optional[str]]) -> bytes:
     """``line`` with each attribute of ``attrs`` given its new value, or removed (None); absent ones are left."""
     out, pos = [], 0
     for m in _ATTR.finditer(line):
@@ -524,7 +519,7 @@ def _retag(layer: Layer, choice: Choice, lines: list[bytes]) -> list[Change]:
     head = _line(lines, layer.line)
     if head.count(b"<layer") != 1:
         raise _Refused(f"line {layer.line} does not hold its <layer> tag alone")
-    new = _set_attrs(head, {"type": choice.type, "version": f"opset{choice.opset}"}, "layer")
+    new = _set_attrs(head, {"type": choice.type, "version": f"opset{choice.opset}"})
     out = [Change(layer.line - 1, layer.line, [new])] if new != head else []
     changes = {k: v for k, v in choice.attrs.items() if layer.data.get(k) != v}
     if changes and any(k in layer.data for k in changes):
@@ -533,7 +528,7 @@ def _retag(layer: Layer, choice: Choice, lines: list[bytes]) -> list[Change]:
         if n is None or n == layer.line or b"/>" not in _line(lines, n):
             raise _Refused("its <data> element is not alone on one line")
         data = _line(lines, n)
-        out.append(Change(n - 1, n, [_set_attrs(data, changes, "data")]))
+        out.append(Change(n - 1, n, [_set_attrs(data, changes)]))
     return out
 
 
@@ -563,7 +558,7 @@ def _bypass(layer: Layer, scope: IRModel, lines: list[bytes]) -> list[Change]:
         elif e.from_layer == layer.id:
             if e.from_port != out_port.id:
                 raise _Refused(f"an edge leaves port {e.from_port}, which it does not have")
-            new = _set_attrs(line, {"from-layer": plocal, "from-port": src.id}, "edge")  # type: ignore[union-attr]
+            new = _set_attrs(line, {"from-layer": plocal, "from-port": src.id})  # type: ignore[union-attr]
             changes.append(Change(e.line - 1, e.line, [new]))
     names = _NAMES.search(_line(lines, out_port.line))
     if names and names.group(2):
@@ -682,7 +677,7 @@ def _expand(layer: Layer, x: Expansion, scope: IRModel, lines: list[bytes], offs
         if key is None:
             raise _Refused(f"its input port {e.to_port} has no place in the decomposition")
         if ids[key] != local(layer.id):
-            changes.append(Change(e.line - 1, e.line, [_set_attrs(line, {"to-layer": ids[key]}, "edge")]))
+            changes.append(Change(e.line - 1, e.line, [_set_attrs(line, {"to-layer": ids[key]})]))
         last_in = e.line
     if last_in is None:
         raise _Refused("no edge leads into it")

@@ -88,3 +88,20 @@ def test_readme_lists_the_table():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
     for row in dg.describe():
         assert row in readme, row
+
+
+def test_window_counts_are_openvinos():
+    """The pooling window count the ceil_torch condition rests on, against 2026.4.1's MaxPool-14 shape inference
+    over a sweep of sizes, kernels, strides, dilations and pads (every rounding type)."""
+    import itertools
+
+    import openvino.opset14 as o14
+
+    for size, kernel, stride, dil, pb, pe in itertools.product((5, 6, 9, 10), (1, 2, 3), (1, 2, 3), (1, 2),
+                                                               (0, 1), (0, 1, 2)):
+        if (kernel - 1) * dil + 1 > size + pb + pe or pb >= kernel or pe >= kernel:
+            continue
+        x = o14.parameter([1, 1, size], np.float32)
+        for mode in ("floor", "ceil", "ceil_torch"):
+            got = o14.max_pool(x, [stride], [dil], [pb], [pe], [kernel], rounding_type=mode).get_output_shape(0)[2]
+            assert dg._pool_out(size, kernel, stride, dil, pb, pe, mode) == got, (size, kernel, stride, dil, pb, pe, mode)

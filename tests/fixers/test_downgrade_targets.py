@@ -188,3 +188,26 @@ def test_cli_unsafe_fixes(saved, tmp_path):
     r = irreshape("check", "--fix", "--unsafe-fixes", "--target", OLDEST, "--output-format", "concise", str(xml))
     assert not any(c.startswith("IR6") for c in r.codes())
     assert "appended" in r.stderr and xml.with_suffix(".bin").stat().st_size > size
+
+
+def test_a_dims_fix_and_a_rewrite_in_one_write(saved, tmp_path):
+    """A file with a lying <dim> (a Relu's output, repeated by its consumer, an Identity-16) and a layer the target
+    refuses: one --fix writes both, the Identity's own lines going with it; the file is clean for the target and
+    for the dims, and computes the same."""
+    from irtools.corrupt import corrupt_with_consumers
+
+    src = saved / "identity16_inner.xml"
+    model = parse(str(src))
+    relu = next(la for la in model.layers.values() if la.type == "Relu")
+    ident = next(la for la in model.layers.values() if la.type == "Identity")
+    dst = tmp_path / "m.xml"
+    D.copy_pair(str(src), str(dst))
+    dst.write_bytes(corrupt_with_consumers(src.read_bytes(), relu.id, 1, 7, relu.outputs[0].id,
+                                           [(ident.id, ident.inputs[0].id, list(ident.inputs[0].dims))]))
+    fixed = _run(str(dst), OLDEST)
+    assert fixed.written and {r.type for r in fixed.fixed} >= {"Relu", "Identity"}, fixed
+    assert _refused(str(dst), OLDEST) == []
+    settings = Settings(enabled=frozenset(r.code for r in ALL))
+    assert [f.code for r in lint.run([str(dst)], settings).results for f in r.findings] == []
+    feeds = D.inputs(str(src))
+    assert D.same_outputs(D.run(str(src), feeds), D.run(str(dst), feeds))

@@ -105,3 +105,43 @@ def test_window_counts_are_openvinos():
         for mode in ("floor", "ceil", "ceil_torch"):
             got = o14.max_pool(x, [stride], [dil], [pb], [pe], [kernel], rounding_type=mode).get_output_shape(0)[2]
             assert dg._pool_out(size, kernel, stride, dil, pb, pe, mode) == got, (size, kernel, stride, dil, pb, pe, mode)
+
+
+def _judge(refuse):
+    """A target that refuses every layer ``refuse(type, version)`` says it does (the fixer's own judge in tests)."""
+    def judge(model):
+        return {la.id: [f"refuses {la.type} {la.version}"] for la in model.every_layer() if refuse(la.type, la.version)}
+    return judge
+
+
+def test_a_rewrite_the_target_still_refuses_is_not_made(saved):
+    """The file rewritten is judged again: where the target refuses the older form too, the layer is left alone
+    (with the reason) and nothing is written for it."""
+    src = str(saved / "maxpool14_floor.xml")
+    lines = Path(src).read_bytes().splitlines(keepends=True)
+    model = parse(src)
+    everything = _judge(lambda t, v: t == "MaxPool")  # MaxPool-8 is refused as well as MaxPool-14
+    done = dg.downgrade(lines, model, ("R",), judge=everything, reads=lambda op, n: True)
+    assert not done.plan.fixed and not done.plan.changes
+    assert [r.reason for r in done.plan.refused] and "still refused" in done.plan.refused[0].reason
+    only_new = _judge(lambda t, v: t == "MaxPool" and v == "opset14")
+    done = dg.downgrade(lines, model, ("R",), judge=only_new, reads=lambda op, n: True)
+    assert [r.type for r in done.plan.fixed] == ["MaxPool"] and not done.plan.refused
+
+
+def test_a_form_the_target_does_not_read_is_not_chosen(saved):
+    src = str(saved / "squeeze15.xml")
+    lines = Path(src).read_bytes().splitlines(keepends=True)
+    model = parse(src)
+    done = dg.downgrade(lines, model, ("R",), judge=_judge(lambda t, v: v == "opset15"),
+                        reads=lambda op, n: n != 1)  # a target without opset1
+    assert not done.plan.fixed and "does not read" in done.plan.refused[0].reason
+
+
+def test_skipped_layers_are_left(saved):
+    """A layer whose target finding is suppressed (skip) is not rewritten."""
+    src = str(saved / "maxpool14_floor.xml")
+    lines = Path(src).read_bytes().splitlines(keepends=True)
+    done = dg.downgrade(lines, parse(src), ("R",), judge=_judge(lambda t, v: v == "opset14"),
+                        reads=lambda op, n: True, skip=lambda lid: True)
+    assert not done.plan.fixed and not done.plan.changes and not done.plan.refused

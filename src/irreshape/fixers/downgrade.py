@@ -780,9 +780,11 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
                 continue
             kinds = {getattr(r, "kind", "op") for r in why}
             if kinds - {"opset", "op", "value"}:
-                blocker = next(r for r in why if getattr(r, "kind", "op") not in ("opset", "op", "value"))
-                other.append(Refusal(layer.ref, f"{_words(blocker, what=True)}, and no rewrite changes that "
-                                                f"({_words(blocker)})"))
+                blockers = [r for r in why if getattr(r, "kind", "op") not in ("opset", "op", "value")]
+                whats = ", ".join(dict.fromkeys(getattr(r, "what", "") or getattr(r, "kind", "") for r in blockers))
+                release = getattr(blockers[0], "release", "the target")
+                other.append(Refusal(layer.ref, f"{release} does not read {whats}, and no rewrite changes that "
+                                                f"({_words(blockers[0])})"))
                 continue
             choice = choose(layer, ctx, reads, unsafe, relabelled="value" not in kinds)
             if isinstance(choice, str):

@@ -1,8 +1,9 @@
 """``--fix`` and ``--diff``: write the recomputed dims back into a file, touching nothing else.
 
 One edit model for every format: a fixer (one per format, :mod:`irreshape.core.formats`) turns a checked
-file into line changes; this module applies them, writes the one kind of unified diff, and replaces the
-file atomically. Which layers are fixed is one decision, :attr:`LayerResult.fixable
+file into line changes (with ``--target``, joined by the format's downgrade: :mod:`.downgrade`); this module
+applies them, writes the one kind of unified diff, and replaces the file atomically (new constants of a
+decomposition appended to the ``.bin`` first). Which layers are fixed is one decision, :attr:`LayerResult.fixable
 <irreshape.core.results.LayerResult.fixable>`, less the layers a caller skips (suppressed findings).
 """
 
@@ -86,10 +87,9 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     except OSError as e:
         return FixOutcome(path, b"", error=f"cannot read: {e.strerror or e}")
     lines = original.splitlines(keepends=True)
-    fix = (formats.of(path) or formats.DEFAULT).load("fix")
-    plan: Plan = fix(lines, result, Skipper(_skipper(skip),
-                                           _skipper(skip_precision if skip_precision is not None else skip)))
     fmt = formats.of(path) or formats.DEFAULT
+    plan: Plan = fmt.load("fix")(lines, result, Skipper(_skipper(skip),
+                                                        _skipper(skip_precision if skip_precision is not None else skip)))
     if targets and plan.error is None and fmt.downgrade:
         fmt.load("downgrade")(lines, result, plan, targets, unsafe, _skipper(skip_target))
     outcome = FixOutcome(path, original, fixed=[] if plan.error else plan.fixed, refused=plan.refused,

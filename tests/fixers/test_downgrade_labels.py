@@ -53,9 +53,13 @@ def test_wild_yolo_exports_run_on_2023_3_after_the_fix(labels):
     wild = labels.get("wild", {})
     if not wild:
         pytest.skip("the labels were written without ../shared/wild-ir")
+    yolos = [name for name, got in wild.items() if got["refused"] == ["MaxPool-14"]]
+    assert len(yolos) >= 8, yolos  # the Ultralytics exports of ../shared/wild-ir
     for name, got in wild.items():
-        assert got["left"] == [], name
-        assert got["fixed_layers"] >= 1, name
+        if name in yolos:
+            assert got["left"] == [] and got["fixed_layers"] >= 1 and "not_run" not in got, name
+        if got["left"] or "not_run" in got:
+            continue
         assert got[got["target"]] == "runs", name
         assert got["same_on_2026.4.1"], name
 

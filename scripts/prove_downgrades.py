@@ -99,6 +99,13 @@ def run_release(release: str, pairs: list[tuple[str, str]]) -> dict[str, dict]:
     return got
 
 
+def verdict(r: dict) -> str:
+    """A release's verdict on a file: "runs", "reads; does not run: <its words>", or "refused: <its words>"."""
+    if r["ran"]:
+        return "runs"
+    return f"reads; does not run: {r['error']}" if r["read"] else f"refused: {r['error']}"
+
+
 def outputs_of(xml: str) -> list[np.ndarray]:
     with np.load(xml + ".out.npz") as z:
         return [z[f"arr_{i}"] for i in range(len(z.files))]
@@ -124,6 +131,28 @@ def cases(folder: str) -> dict[str, dict]:
                      "close_on_2026.4.1": len(before) == len(after) and all(
                          a.shape == b.shape and np.allclose(a, b, rtol=rtol, atol=atol) for a, b in zip(before, after))}
     return out
+
+
+def renamed(folder: str) -> dict:
+    """Two layers of one name: fixed with --fix --target for the first release that refuses that (a rename)."""
+    from irreshape import lint
+    from irreshape.frontends.openvino import parse
+    from irreshape.lint.config import Settings
+    from irreshape.rules import ALL
+    from irreshape.shapes import targets
+
+    model, feeds = D.duplicate_names()
+    src = os.path.join(folder, "duplicate_names.xml")
+    ov.save_model(model, src, compress_to_fp16=False)
+    np.savez(src[:-4] + ".npz", *feeds)
+    release = next(r for r in targets.known() if any(x.kind == "name" for x in targets.refusals(parse(src), r)))
+    dst = os.path.join(folder, "duplicate_names.fixed.xml")
+    D.copy_pair(src, dst)
+    outcome = lint.run([dst], Settings(enabled=frozenset(r.code for r in ALL), fix="fix",
+                                       targets=((release, release),)))
+    return {"target": release, "src": src, "dst": dst, "fixed": sum(len(f.fixed) for f in outcome.fixes),
+            "left": [r.what for r in targets.refusals(parse(dst), release)],
+            "same_on_2026.4.1": D.same_outputs(D.run(src, feeds), D.run(dst, feeds))}
 
 
 def wild(folder: str, target: str) -> dict[str, dict]:
@@ -166,14 +195,15 @@ def wild(folder: str, target: str) -> dict[str, dict]:
 
 
 def feeds_for(xml: str) -> list[np.ndarray]:
-    """Seeded inputs for a file's Parameters: a dynamic dim is 4 (32 for an image's height and width), integers in
-    [0, 3), booleans true."""
+    """Seeded inputs for a file's Parameters: a dynamic dim is guessed (an image 1x3x64x64, an audio signal 1x1600, a
+    sequence of 8), integers in [0, 3), booleans true."""
     rng = np.random.default_rng(0)
     out = []
     for p in ov.Core().read_model(xml).inputs:
         ps, t = p.get_partial_shape(), p.get_element_type()
-        image = ps.rank.is_static and ps.rank.get_length() == 4
-        shape = [d.get_length() if d.is_static else (32 if image and i >= 2 else 4) for i, d in enumerate(ps)]
+        rank = ps.rank.get_length() if ps.rank.is_static else 0
+        guess = {0: 1, 1: 3, 2: 64, 3: 64} if rank == 4 else {0: 1, 1: 1600 if t.is_real() and rank == 2 else 8}
+        shape = [d.get_length() if d.is_static else guess.get(i, 8) for i, d in enumerate(ps)]
         if t.is_real():
             out.append(rng.standard_normal(shape).astype(t.to_dtype()))
         elif t == ov.Type.boolean:
@@ -239,7 +269,11 @@ def main() -> None:
     folder = tempfile.mkdtemp(prefix="prove-downgrades-")
     made = cases(folder)
     pairs = [(c[k], os.path.splitext(c["src"])[0] + ".npz") for c in made.values() for k in ("src", "dst")]
-    labels: dict = {"releases": releases, "cases": {}, "wild": {}, "corpus": {}}
+    dup = renamed(folder)
+    pairs += [(dup[k], dup["src"][:-4] + ".npz") for k in ("src", "dst")]
+    labels: dict = {"releases": releases, "cases": {}, "wild": {}, "corpus": {},
+                    "renamed": {k: dup[k] for k in ("target", "fixed", "left", "same_on_2026.4.1")} | {
+                        "original": {}, "rewritten": {}}}
     for name, c in made.items():
         labels["cases"][name] = {k: c[k] for k in ("entry", "safe", "fixed", "same_on_2026.4.1", "close_on_2026.4.1")}
         labels["cases"][name].update(original={}, rewritten={})
@@ -248,7 +282,9 @@ def main() -> None:
         for name, c in made.items():
             for side, key in (("original", "src"), ("rewritten", "dst")):
                 r = got[c[key]]
-                labels["cases"][name][side][release] = "runs" if r["ran"] else (r["error"] or "refused")
+                labels["cases"][name][side][release] = verdict(r)
+        for side, key in (("original", "src"), ("rewritten", "dst")):
+            labels["renamed"][side][release] = verdict(got[dup[key]])
         print(f"{release}: {sum(got[c['dst']]['ran'] for c in made.values())}/{len(made)} rewritten files run",
               file=sys.stderr)
     if not args.no_wild and WILD.exists():
@@ -263,7 +299,7 @@ def main() -> None:
             row["refused"] = sorted(set(f["refused"]))
             if "dst" in f:
                 r = got[f["dst"]]
-                row[release] = "runs" if r["ran"] else (r["error"] or "refused")
+                row[release] = verdict(r)
             labels["wild"][name] = row
         n = sum(1 for w in labels["wild"].values() if w.get(release) == "runs" and w.get("same_on_2026.4.1"))
         print(f"wild: {len(fixed)} files refused by {release}, {sum(1 for w in fixed.values() if not w['left'])} "
@@ -281,7 +317,7 @@ def main() -> None:
                 for r in rows.values():
                     if "dst" in r:
                         g = got[r.pop("dst")]
-                        r[release] = "runs" if g["ran"] else (g["error"] or "refused")
+                        r[release] = verdict(g)
                 labels["corpus"][f"{release}{' --unsafe-fixes' if unsafe else ''}"] = rows
                 n_ok = sum(1 for r in rows.values() if r.get(release) == "runs" and r.get("close_on_2026.4.1"))
                 print(f"corpus {release}{' unsafe' if unsafe else ''}: {len(rows)} refused, "

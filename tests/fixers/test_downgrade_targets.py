@@ -211,3 +211,20 @@ def test_a_dims_fix_and_a_rewrite_in_one_write(saved, tmp_path):
     assert [f.code for r in lint.run([str(dst)], settings).results for f in r.findings] == []
     feeds = D.inputs(str(src))
     assert D.same_outputs(D.run(str(src), feeds), D.run(str(dst), feeds))
+
+
+def test_a_duplicate_name_is_renamed(tmp_path):
+    """A release that wants layer names unique (a "name" refusal): the later layer is renamed, nothing else."""
+    model, feeds = D.duplicate_names()
+    src = tmp_path / "dup.xml"
+    ov.save_model(model, str(src), compress_to_fp16=False)
+    release = next((r for r in targets.known() if any(x.kind == "name" for x in _refused(str(src), r))), None)
+    if release is None:
+        pytest.skip("no release irreshape knows refuses duplicate names")
+    dst = tmp_path / "fixed.xml"
+    D.copy_pair(str(src), str(dst))
+    fixed = _run(str(dst), release)
+    assert fixed.written and len(fixed.fixed) == 1 and _refused(str(dst), release) == []
+    changed = [ln for ln in fixed.diff_text.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+    assert len(changed) == 2 and all(" name=" in ln for ln in changed)
+    assert D.same_outputs(D.run(str(src), feeds), D.run(str(dst), feeds))

@@ -225,6 +225,16 @@ def in_loop() -> Built:
     return ov.Model([out], [x], "loop"), [_f32([3, 1, 4])]
 
 
+def duplicate_names() -> Built:
+    """Two layers of one name (Relus named "act"): 2023.3 and 2024.0 refuse the file ("name is not unique")."""
+    x = o16.parameter([2, 3], np.float32, name="x")
+    a = o16.relu(x)
+    b = o16.relu(o16.multiply(a, o16.constant(np.float32(-1.0))))
+    a.set_friendly_name("act")
+    b.set_friendly_name("act")
+    return _model([b], [x], "duplicate_names"), [_f32([2, 3])]
+
+
 #: name -> ((op type, op version) of the table entry, builder, does the entry's condition hold)
 CASES: dict[str, tuple[tuple[str, int], Callable[[], Built], bool]] = {
     "maxpool14_floor": (("MaxPool", 14), maxpool("floor", pads=(1, 1)), True),

@@ -441,6 +441,7 @@ class Choice:
     opset: Optional[int]
     attrs: Attrs = field(default_factory=dict)
     expansion: Optional[Expansion] = None
+    rename: Optional[str] = None  # the layer's new name (a release that wants names unique)
 
 
 Reads = Callable[[str, int], bool]  # (op type, opset number) -> does every target read it
@@ -519,7 +520,12 @@ def _retag(layer: Layer, choice: Choice, lines: list[bytes]) -> list[Change]:
     head = _line(lines, layer.line)
     if head.count(b"<layer") != 1:
         raise _Refused(f"line {layer.line} does not hold its <layer> tag alone")
-    new = _set_attrs(head, {"type": choice.type, "version": f"opset{choice.opset}"})
+    tag: Attrs = {"type": choice.type, "version": f"opset{choice.opset}"} if choice.opset is not None else {}
+    if choice.rename is not None:
+        from xml.sax.saxutils import escape
+
+        tag["name"] = escape(choice.rename, {'"': "&quot;"})
+    new = _set_attrs(head, tag)
     out = [Change(layer.line - 1, layer.line, [new])] if new != head else []
     changes = {k: v for k, v in choice.attrs.items() if layer.data.get(k) != v}
     if changes and any(k in layer.data for k in changes):
@@ -754,8 +760,9 @@ def plan_layers(lines: list[bytes], model: IRModel, wanted: Iterable[tuple[Layer
         changes += made
         out.append += payload
         out.plan.fixed.append(layer.ref)
-        out.rewrites[layer.id] = choice.rewrite.name if choice.rewrite else \
-            f"{layer.type} {layer.version} -> opset{choice.opset}"
+        out.rewrites[layer.id] = choice.rewrite.name if choice.rewrite else (
+            f"{layer.type} {layer.version} -> opset{choice.opset}" if choice.opset is not None
+            else f"renamed {choice.rename!r}")
     out.plan.changes = sorted(changes, key=lambda c: (c.start, c.end))
     return out
 
@@ -779,6 +786,9 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
             if layer is None or skip(lid):
                 continue
             kinds = {getattr(r, "kind", "op") for r in why}
+            if kinds == {"name"}:  # the release wants unique layer names: the later one renamed
+                wanted.append((layer, _rename(layer, model)))
+                continue
             if kinds - {"opset", "op", "value"}:
                 blockers = [r for r in why if getattr(r, "kind", "op") not in ("opset", "op", "value")]
                 whats = ", ".join(dict.fromkeys(getattr(r, "what", "") or getattr(r, "kind", "") for r in blockers))
@@ -842,6 +852,19 @@ def _graphs(model: IRModel) -> Iterable[IRModel]:
     for layer in (*model.layers.values(), *model.duplicates):
         for body in layer.bodies:
             yield from _graphs(body.model)
+
+
+def _rename(layer: Layer, model: IRModel) -> "Choice | str":
+    """A layer whose name another of its graph has: renamed ``name_<id>`` (made unique), which changes nothing it
+    computes; not a Parameter or Result, whose names a program may look up."""
+    if layer.kind in ("parameter", "result"):
+        return "its name is also another layer's, and a Parameter or Result is not renamed (a program may use it)"
+    scope = model.scope(layer.id) or model
+    names = {la.name for la in (*scope.layers.values(), *scope.duplicates)}
+    new, k = f"{layer.name}_{layer.id.rsplit('/', 1)[-1]}", 1
+    while new in names:
+        new, k = f"{layer.name}_{layer.id.rsplit('/', 1)[-1]}_{k}", k + 1
+    return Choice(None, layer.type, None, rename=new)
 
 
 def _words(r, what: bool = False) -> str:

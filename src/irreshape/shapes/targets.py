@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .releases import (CHECKS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, RELEASES,
                        VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
-from .versions import opset_number, resolve
+from .versions import opset_number, resolve, translated
 
 _INDEX = {r: i for i, r in enumerate(RELEASES)}
 _LAST = len(RELEASES) - 1
@@ -77,30 +77,182 @@ def _since(i: int) -> str | None:
     return RELEASES[i] if i <= _LAST else None
 
 
-def _written_id(layer) -> str:
-    return layer.id.rsplit("/", 1)[-1]
-
-
 def refusals(model, release: str) -> list[Refusal]:
     """Every reason ``release``'s ``read_model`` refuses ``model`` (an IRModel) that 2026.4.1 reads, in file
     order. ``release`` is one of :func:`known` (:func:`canonical` first). A layer no Result or Assign depends on
     is listed by the reader (its name, its ports' precisions) but never made: only its listing can be refused."""
-    i = _INDEX[release]
-    if i == _LAST:
-        return []
-    out: list[tuple[int, int, Refusal]] = []
-    whole = _file_refusal(model, i)
-    if whole is not None:
-        out.append((0, 0, whole))
-    names: dict[int, set[str]] = {}
-    for phase, graph, layer in _events(model):
-        if phase == "list":
-            found = _listed(graph, layer, i, names.setdefault(id(graph), set()))
+    return refusals_by_release(model, (release,))[release]
+
+
+def refusals_by_release(model, releases: Iterable[str]) -> dict[str, list[Refusal]]:
+    """:func:`refusals` for each of ``releases``, the file scanned once for them all."""
+    found: "dict[str, list[Refusal]]" = {}
+    scan: "_Scan | None" = None
+    for release in releases:
+        i = _INDEX[release]
+        if i == _LAST:
+            found[release] = []
+            continue
+        if scan is None:
+            scan = _Scan(model)
+        found[release] = scan.at(i)
+    return found
+
+
+class _Scan:
+    """What of a file some release may refuse, found once: each candidate (file place, order within the layer,
+    kind, layer, the first release index that reads it, how its words are made), and the layers made."""
+
+    __slots__ = ("model", "listed", "made", "_reached")
+
+    def __init__(self, model) -> None:
+        self.model = model
+        self.listed: list[tuple] = []  # (place, k, kind, layer, refused(i) -> bool, words(i) -> str, what, since)
+        self.made: list[tuple] = []  # (place, layer, [(kind, first index reading it, words(i), what)])
+        self._reached: "set[int] | None" = None
+        place = 0
+        for graph in _graphs(model):
+            seen: set[str] = set()
+            for layer in _in_file_order(graph):
+                place += 1
+                self._list(place, layer, seen)
+                self._make(place, layer)
+
+    def _list(self, place: int, layer, seen: set[str]) -> None:
+        for port in layer.outputs:
+            p = port.head[1]
+            t = _PRECISION_OF.get(p.strip()) if p else None
+            at = PRECISION_SINCE.get(t) if t is not None else None
+            if at is not None:
+                self.listed.append(((layer.line, place), 0, "precision", layer, at, f"precision:{t}", f"precision {p}",
+                                    None))
+                break
+        name = layer.name
+        if name in seen:
+            kind = f"name:{_name_kind(layer)}"
+            if kind in CHECKS:
+                self.listed.append(((layer.line, place), 1, "name", layer, None, kind, name, None))
+        seen.add(name)
+
+    def _make(self, place: int, layer) -> None:
+        info = _op_info(layer.type, layer.version)
+        if info is None:
+            return
+        op, v, opset_at, op_at, valued = info
+        what = f"{op}-{v}"
+        found: list[tuple] = []
+        if opset_at:
+            found.append(("opset", opset_at, what))
+        if op_at > opset_at:
+            found.append(("op", op_at, what))
+        if valued:
+            for attr, text in layer.data.items():
+                key = (op, v, attr, text.strip().lower())
+                at = VALUE_SINCE.get(key)
+                if at is not None:
+                    found.append(("value", at, (key, attr, text, what)))
+        if op in ("Parameter", "Constant"):
+            text = layer.data.get("element_type", "")
+            t = text.strip().lower()
+            at = ETYPE_SINCE.get(t)
+            if at is not None:
+                found.append(("etype", at, ("param" if op == "Parameter" else "const", t, text)))
+        if found:
+            self.made.append(((layer.line, place), layer, found))
+
+    def reached(self) -> set[int]:
+        """id() of every layer the reader makes (bodies' too)."""
+        if self._reached is None:
+            self._reached = {id(layer) for phase, _, layer in _events(self.model) if phase == "make"}
+        return self._reached
+
+    def at(self, i: int) -> list[Refusal]:
+        out: list[tuple[int, int, Refusal]] = []
+        whole = _file_refusal(self.model, i)
+        if whole is not None:
+            out.append(((-1, 0), 0, whole))
+        for place, k, kind, layer, at, key, what, _ in self.listed:
+            if kind == "precision":
+                if at > i:
+                    words = _at(ETYPE_WORDS.get(key, ()), i) or ""
+                    out.append((place, k, Refusal(layer, kind, str(words), what, _since(at))))
+            else:
+                entries = CHECKS[key]
+                words = _at(entries, i)
+                if words is not None:
+                    later = [first for first, w in entries if first > i and w is None]
+                    out.append((place, k, Refusal(layer, kind, str(words).format(name=layer.name), what,
+                                                  _since(later[0]) if later else None)))
+        pending = [(place, layer, found) for place, layer, found in self.made if any(at > i for _, at, _ in found)]
+        if pending:
+            reached = self.reached()
+            for place, layer, found in pending:
+                if id(layer) in reached:
+                    for k, r in enumerate(_made_refusals(layer, found, i), 10):
+                        out.append((place, k, r))
+        out.sort(key=lambda x: (x[0], x[1]))
+        return [r for _, _, r in out]
+
+
+def _made_refusals(layer, found: list[tuple], i: int) -> list[Refusal]:
+    """What release ``i`` refuses as it makes the layer: its opset, else the op in it, else attribute values."""
+    fields = {"name": layer.name, "id": layer.id.rsplit("/", 1)[-1], "type": layer.type, "version": layer.version}
+    op_at = max((at for kind, at, _ in found if kind in ("opset", "op")), default=0)
+    for kind, at, what in found:
+        if kind == "opset" and at > i:  # the reader stops at the layer: nothing else of it is read
+            return [Refusal(layer, "opset", _words("opset", i).format(**fields), what, _since(op_at))]
+    for kind, at, what in found:
+        if kind == "op" and at > i:
+            return [Refusal(layer, "op", _words("op", i).format(**{**fields, "type": translated(layer.type)}), what,
+                            _since(at))]
+    out = []
+    for kind, at, detail in found:
+        if at <= i:
+            continue
+        if kind == "value":
+            key, attr, text, what = detail
+            words = _at(WORDINGS[VALUE_WORDS[key]], i) or ""
+            out.append(Refusal(layer, "value", str(words).format(value=text, VALUE=text.upper()),
+                               f"{what} {attr}={text}", _since(at)))
+        elif kind == "etype":
+            place, t, text = detail
+            words = str(_at(ETYPE_WORDS.get(f"{place}:{t}", ()), i) or "").replace(f'"{t}"', f'"{text}"')
+            out.append(Refusal(layer, "etype", words, t, _since(at)))
+    return out
+
+
+_OP_INFO: dict[tuple[str, str], "tuple[str, int, int, int, bool] | None"] = {}
+_VALUED = frozenset((op, v) for op, v, _, _ in VALUE_SINCE)
+
+
+def _op_info(type: str, version: str) -> "tuple[str, int, int, int, bool] | None":
+    """(op type, op version, first release index knowing its opset, first whose opset holds it, whether some value
+    of its attributes is not read by every release) of a layer's type and version; None where 2026.4.1 itself
+    does not read it (an extension's, or a refusal of the main check's)."""
+    key = (type, version)
+    if key not in _OP_INFO:
+        found = resolve(type, version)
+        if found is None or isinstance(found, str):
+            _OP_INFO[key] = None
         else:
-            found = _layer_refusals(layer, i)
-        out.extend((layer.line, k, r) for k, r in enumerate(found, 0 if phase == "list" else 10))
-    out.sort(key=lambda x: (x[0], x[1]))
-    return [r for _, _, r in out]
+            op, v = found
+            n = opset_number(version)
+            opset_at = OPSET_SINCE.get(n, 0) if n is not None else 0
+            op_at = max(opset_at, OP_SINCE.get((n, op), 0)) if n is not None else 0
+            _OP_INFO[key] = (op, v, opset_at, op_at, (op, v) in _VALUED)
+    return _OP_INFO[key]
+
+
+def _graphs(model) -> Iterable:
+    """The graph and, depth first, every body's graph: each is read by a deserializer of its own."""
+    yield model
+    for layer in (*model.layers.values(), *model.duplicates):
+        for body in layer.bodies:
+            yield from _graphs(body.model)
+
+
+def _in_file_order(graph) -> list:
+    return sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
 
 
 def _file_refusal(model, i: int) -> "Refusal | None":
@@ -121,64 +273,6 @@ def _file_refusal(model, i: int) -> "Refusal | None":
     later = [first for first, w in entries if first > i and w is None]
     return Refusal(None, "file", str(words).format(path=model.path), "a document within 512 bytes",
                    _since(later[0]) if later else None)
-
-
-def _listed(graph, layer, i: int, seen: set[str]) -> list[Refusal]:
-    """What the reader refuses as it lists a layer: an output port's precision, a name already listed."""
-    out: list[Refusal] = []
-    for port in layer.outputs:
-        p = (port.precision or "").strip()
-        t = _PRECISION_OF.get(p)
-        at = PRECISION_SINCE.get(t) if t is not None else None
-        if at is not None and at > i:
-            words = _at(ETYPE_WORDS.get(f"precision:{t}", ()), i) or ""
-            out.append(Refusal(layer, "precision", str(words), f"precision {p}", _since(at)))
-            break
-    if layer.name in seen:
-        entries = CHECKS.get(f"name:{_name_kind(layer)}")
-        words = _at(entries, i) if entries else None
-        if words is not None:
-            later = [first for first, w in entries if first > i and w is None]
-            out.append(Refusal(layer, "name", str(words).format(name=layer.name), layer.name,
-                               _since(later[0]) if later else None))
-    seen.add(layer.name)
-    return out
-
-
-def _layer_refusals(layer, i: int) -> list[Refusal]:
-    out: list[Refusal] = []
-    found = resolve(layer.type, layer.version)
-    if found is None or isinstance(found, str):
-        found = None  # an extension's layer, or one 2026.4.1 refuses itself: no target's business
-    n = opset_number(layer.version)
-    fields = {"name": layer.name, "id": _written_id(layer), "type": layer.type, "version": layer.version}
-    if found is not None:
-        op, v = found
-        what = f"{op}-{v}"
-        opset_at = OPSET_SINCE.get(n, 0) if n is not None else 0
-        op_at = OP_SINCE.get((n, op), 0) if n is not None else 0
-        if opset_at > i:
-            out.append(Refusal(layer, "opset", _words("opset", i).format(**fields), what,
-                               _since(max(opset_at, op_at))))
-            return out  # the reader stops at the layer: nothing else of it is read
-        if op_at > i:
-            out.append(Refusal(layer, "op", _words("op", i).format(**{**fields, "type": op}), what, _since(op_at)))
-            return out
-        for attr, text in layer.data.items():
-            key = (op, v, attr, text.strip().lower())
-            at = VALUE_SINCE.get(key)
-            if at is not None and at > i:
-                words = _at(WORDINGS[VALUE_WORDS[key]], i) or ""
-                out.append(Refusal(layer, "value", str(words).format(value=text, VALUE=text.upper()),
-                                   f"{what} {attr}={text}", _since(at)))
-        if op in ("Parameter", "Constant"):
-            t = layer.data.get("element_type", "").strip().lower()
-            at = ETYPE_SINCE.get(t)
-            if at is not None and at > i:
-                place = "param" if op == "Parameter" else "const"
-                words = _at(ETYPE_WORDS.get(f"{place}:{t}", ()), i) or ""
-                out.append(Refusal(layer, "etype", str(words), t, _since(at)))
-    return out
 
 
 def _precisions() -> dict[str, str]:
@@ -206,12 +300,13 @@ def first(model, found: "list[Refusal]") -> "Refusal | None":
     for phase, _, layer in _events(model):
         rank.setdefault((phase, id(layer)), len(rank))
     late = len(rank)
-    return min(found, key=lambda r: rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
+    return min(found, key=lambda r: -1 if r.layer is None else  # the file as a whole: before any layer is read
+               rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
 
 
 def _events(graph) -> Iterable:
     """("list", graph, layer) and ("make", graph, layer) in the order the reader does them, bodies within."""
-    layers = sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
+    layers = _in_file_order(graph)
     for layer in layers:
         yield "list", graph, layer
     for layer in _made(graph, layers):
@@ -224,8 +319,11 @@ def _made(graph, layers: list) -> list:
     """The layers in the order the reader makes their nodes: a depth-first walk from each Result and Assign (file
     order) up the edges into each layer (file order), a layer after its inputs."""
     into: dict[str, list[str]] = {}
-    for e in graph.edges:
-        into.setdefault(e.to_layer, []).append(e.from_layer)
+    edges = graph.edges
+    ends = edges.ends() if hasattr(edges, "ends") else ((e.from_layer, e.from_port, e.to_layer, e.to_port)
+                                                          for e in edges)
+    for fl, _, tl, _ in ends:
+        into.setdefault(tl, []).append(fl)
     by_id = graph.layers
     done: set[str] = set()
     order = []

@@ -10,6 +10,21 @@ scripts/make_releases.py).
 
 Only what the release reads differently from 2026.4.1 is reported here: a layer 2026.4.1 itself refuses (an opset
 no release knows, an op type no opset holds) is the main check's, not a target's.
+
+The reader is followed as measured (scripts/target_harness.py agrees with every release on every file tried): it
+lists a graph's layers in file order (an output port's precision it cannot parse, a name already listed where the
+release checks it), then makes the nodes a Result or Assign depends on, in the order of a walk up from them (an
+opset it does not know, an op its opset lacks, an attribute value or element type it cannot parse); a body is read
+as its layer is made; the first refusal stops it (:func:`first`). A file whose document ends within its first 512
+bytes is taken for no format by the releases that judge the format from those bytes.
+
+What irreshape does not tell: ``element_type="undefined"`` (older releases refuse it where a Result receives it,
+"has undefined element type", measured on a Parameter feeding a Result only); what an older release's validation
+or shape inference refuses beyond its IR reader: of 3,000 files of the type sweep (a Parameter retyped; 1,746 of
+them read by 2026.4.1 with the fixtures), 2023.0.x alone refuses 4 that irreshape passes, each an input of
+``dynamic`` element type where that release's validation wants a real or an index type (ROIAlign-3's ROIs,
+RDFT-9's and IRDFT-9's axes: "FFT op axes element type must be i32 or i64"); extension layers
+(openvino_tokenizers' and others', which each release reads only with its own extension).
 """
 
 from __future__ import annotations
@@ -107,7 +122,9 @@ class _Scan:
 
     def __init__(self, model) -> None:
         self.model = model
-        self.listed: list[tuple] = []  # (place, k, kind, layer, refused(i) -> bool, words(i) -> str, what, since)
+        # (place, order within the layer, kind, layer, the first release index reading it (a precision; a name's
+        # releases are CHECKS' ranges), the key of its words, what)
+        self.listed: list[tuple] = []
         self.made: list[tuple] = []  # (place, layer, [(kind, first index reading it, words(i), what)])
         self._reached: "set[int] | None" = None
         place = 0
@@ -124,14 +141,13 @@ class _Scan:
             t = _PRECISION_OF.get(p.strip()) if p else None
             at = PRECISION_SINCE.get(t) if t is not None else None
             if at is not None:
-                self.listed.append(((layer.line, place), 0, "precision", layer, at, f"precision:{t}", f"precision {p}",
-                                    None))
+                self.listed.append(((layer.line, place), 0, "precision", layer, at, f"precision:{t}", f"precision {p}"))
                 break
         name = layer.name
         if name in seen:
             kind = f"name:{_name_kind(layer)}"
             if kind in CHECKS:
-                self.listed.append(((layer.line, place), 1, "name", layer, None, kind, name, None))
+                self.listed.append(((layer.line, place), 1, "name", layer, None, kind, name))
         seen.add(name)
 
     def _make(self, place: int, layer) -> None:
@@ -171,7 +187,7 @@ class _Scan:
         whole = _file_refusal(self.model, i)
         if whole is not None:
             out.append(((-1, 0), 0, whole))
-        for place, k, kind, layer, at, key, what, _ in self.listed:
+        for place, k, kind, layer, at, key, what in self.listed:
             if kind == "precision":
                 if at > i:
                     words = _at(ETYPE_WORDS.get(key, ()), i) or ""

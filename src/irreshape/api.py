@@ -10,8 +10,9 @@
     open("gl-code-quality-report.json", "w").write(report.render("gitlab"))  # any --output-format
 
 Options mirror the command line's (``select``, ``extend_select``, ``ignore``, ``config``, ``isolated``,
-``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``layers``, ``exit_zero``, ``debug``). ``executor=``
-takes any :class:`concurrent.futures.Executor` (a Dask or Ray cluster's, say): the files are mapped over
+``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``layers``, ``exit_zero``, ``debug``; ``target``,
+a release or a list of them, as ``--target``: ``irreshape.check("models/", target=["2023.3", "2024.6"])``).
+``executor=`` takes any :class:`concurrent.futures.Executor` (a Dask or Ray cluster's, say): the files are mapped over
 it instead of irreshape's own processes. A bad option or configuration raises :class:`UsageError` (the
 CLI's exit status 2).
 """
@@ -80,12 +81,13 @@ def settings(select=None, extend_select=None, ignore=None, config: Optional[str]
              force_exclude: bool = False, max_xml_size=None, baseline: Optional[str] = None,
              jobs: Optional[int] = None, debug: bool = False, output_format: Optional[str] = None,
              layers: Optional[str] = None, input_shape: Sequence[str] = (),
-             input_shapes_only: Sequence[str] = ()) -> lint.Settings:
+             input_shapes_only: Sequence[str] = (), target: Optional[Sequence[str] | str] = None) -> lint.Settings:
     """The run's settings from the command line's options (None: not given) and the configuration file."""
     cli = {"select": _selectors(select), "extend-select": _selectors(extend_select), "ignore": _selectors(ignore),
            "output-format": output_format, "max-xml-size": max_xml_size, "baseline": baseline,
            "force-exclude": force_exclude, "jobs": jobs or lint.default_jobs(), "debug": debug, "layers": layers,
-           "input-shape": tuple(input_shape), "input-shapes-only": tuple(input_shapes_only)}
+           "input-shape": tuple(input_shape), "input-shapes-only": tuple(input_shapes_only),
+           "target": [target] if isinstance(target, str) else target}
     try:
         return build(cli, config, isolated)
     except (ConfigError, BaselineError, SelectorError) as e:

@@ -103,15 +103,20 @@ def _default_format(stream: TextIO) -> str:
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
 @click.option("--fix", is_flag=True, help="Rewrite the lying <dim>s of mismatched layers (the .bin is never touched).")
 @click.option("--diff", is_flag=True, help="Print a unified diff of what --fix would change; change nothing.")
+@click.option("--unsafe-fixes", "unsafe_fixes", is_flag=True,
+              help="With --fix/--diff --target: apply the rewrites that are close but not identical too.")
 @click.option("--input-shape", "input_shape", multiple=True, metavar="NAME=[DIMS]",
               help="Check the model at these input shapes instead (OpenVINO's notation: 8, ?, 1..8, 1.., ..8); "
                    "repeat for each input. [DIMS] alone for a model with one input.")
 @click.option("--input-shapes-only", "input_shapes_only", multiple=True, metavar="NAME",
               help="Check only this scenario of [tool.irreshape.input-shapes] (repeatable).")
+@click.option("--target", "target", multiple=True, callback=_codes, metavar="RELEASE",
+              help="Report too what this OpenVINO release refuses (2023.0 ... 2026.4.1; 2023.3 means 2023.3.0; "
+                   "repeatable, comma-separated).")
 @click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
 def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, output, statistics, exit_zero, quiet,
           color, config_file, isolated, force_exclude, max_xml_size, baseline, write_baseline, jobs, fix, diff,
-          input_shape, input_shapes_only, debug) -> None:
+          unsafe_fixes, input_shape, input_shapes_only, target, debug) -> None:
     """Check IR .xml files, and directories of them (default: the working directory).
 
     A `foo.bin` argument stands for `foo.xml`.
@@ -122,11 +127,12 @@ def check(paths: tuple[str, ...], select, extend_select, ignore, fmt, layers, ou
         raise click.UsageError("--fix and --diff exclude each other")
     try:
         settings = api.settings(select, extend_select, ignore, config_file, isolated, force_exclude, max_xml_size,
-                                baseline, jobs, debug, fmt, layers, input_shape, input_shapes_only)
+                                baseline, jobs, debug, fmt, layers, input_shape, input_shapes_only, target)
         if (fix or diff) and settings.scenarios_only:
             raise click.UsageError("--fix and --diff rewrite the declared dims: not with --input-shape or "
                                    "--input-shapes-only")
         settings.fix = "fix" if fix else ("diff" if diff else None)
+        settings.unsafe_fixes = unsafe_fixes
         outcome = api.run(paths, settings, apply_baseline=not write_baseline)
     except api.UsageError as e:
         raise Failure(str(e)) from None
@@ -156,6 +162,9 @@ def _fix_notes(outcome, verb: str) -> None:
             click.echo(f"{f.path}: not fixed: {f.error}", err=True)
         for r in f.refused:
             click.echo(f"{f.path}: layer {r.layer.name!r} (id {r.layer.id}) not fixed: {r.reason}", err=True)
+        if f.appended:
+            click.echo(f"{f.path}: {f.appended} bytes of new constants {'appended' if f.written else 'to append'} "
+                       "to its .bin", err=True)
     n, files = outcome.fixed_layers, sum(1 for f in outcome.fixes if f.changed)
     click.echo(f"{verb} {n} layer{'s' * (n != 1)} in {files} file{'s' * (files != 1)}.", err=True)
 
@@ -215,3 +224,58 @@ def explain(file: str, layer: str) -> None:
         click.echo("\n".join(run(file, layer)))
     except ExplainError as e:
         raise Failure(str(e)) from None
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--release", "--target", "releases", multiple=True, callback=_codes, metavar="RELEASE",
+              help="Show this release's column (repeatable, comma-separated) [one per minor release, 2023.0 ... "
+                   "2026.4].")
+@click.option("--output-format", "--format", "fmt", type=click.Choice(["full", "concise", "json"]), default=None,
+              help="Report format (default: full, a table, on a terminal; else concise).")
+@click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of stdout.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the table (auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured).")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="Use this configuration file (its `exclude`) instead of looking for one.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("--max-xml-size", default=None, metavar="SIZE", help="Larger XML files are reported, not read [1GB].")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
+def compat(paths: tuple[str, ...], releases, fmt, output, color, config_file, isolated, max_xml_size, jobs) -> None:
+    """Which OpenVINO releases read each IR file: one row per file, one column per release, and per file the
+    oldest release that reads it and why the older ones do not.
+
+    Exit status: 0 when every release shown reads every file, 1 when one refuses one, 2 for a usage or internal
+    error.
+    """
+    from contextlib import nullcontext
+    from functools import partial
+
+    from . import api, lint
+    from .checks.compat import compat_file, minors
+    from .lint.config import targets
+    from .lint.parallel import ordered_map
+    from .report import compat as report
+
+    try:
+        settings = api.settings(config=config_file, isolated=isolated, max_xml_size=max_xml_size, jobs=jobs)
+        columns = tuple(r for _, r in targets(releases)) if releases else minors()
+    except api.UsageError as e:
+        raise Failure(str(e)) from None
+    except ValueError as e:
+        raise Failure(f"--release: {e}") from None
+    files = lint.collect(list(paths) or ["."], settings)
+    found = [f for f in ordered_map(partial(compat_file, max_xml_size=settings.max_xml_size), files, settings.jobs)
+             if f is not None]
+    with open(output, "w", encoding="utf-8") if output else nullcontext(sys.stdout) as out:
+        fmt = fmt or ("full" if out.isatty() else "concise")
+        if fmt == "json":
+            report.json_report(found, columns, out)
+        elif fmt == "full":
+            report.full(found, columns, out, _use_color(color, out))
+        else:
+            report.concise(found, columns, out)
+    if any(f.internal_error for f in found):
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_FINDINGS if any(f.reads(c) is not True for f in found for c in columns) else EXIT_OK)

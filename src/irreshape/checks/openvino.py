@@ -1,10 +1,11 @@
 """Check one OpenVINO IR: parse → the whole graph inferred and every layer checked (:mod:`.graphcheck`), the
-bodies too (:mod:`.bodies`) → findings; and the same at input-shape scenarios."""
+bodies too (:mod:`.bodies`) → findings; and the same at input-shape scenarios; then what each runtime target
+(an older release) refuses (:mod:`.targets`)."""
 
 from __future__ import annotations
 
 from ..core.dims import Shape
-from ..core.findings import PLUGIN, PROBES, SCENARIOS, Finding
+from ..core.findings import PLUGIN, PROBES, SCENARIOS, TARGETS, Finding
 from ..core.results import FileResult, Options, Status
 from ..frontends.openvino import NotIR, parse
 from ..frontends.openvino.model import IRModel
@@ -27,8 +28,25 @@ def check_path(path: str, options: Options | None = None) -> FileResult | None:
     except NotIR:
         return None
     if options is None or not options.scenarios or not (options.scenarios_only or options.runs(SCENARIOS)):
-        return check_model(model, options)
-    return check_scenarios(model, options)
+        result = check_model(model, options)
+    else:
+        result = check_scenarios(model, options)
+    if options is not None and options.targets and options.runs(TARGETS) and readable(model):
+        from . import failed
+        from .targets import target_findings  # only a run with --target needs the release table
+
+        try:
+            result.findings += target_findings(model, options.targets)
+        except Exception as e:  # the ordinary check's findings stand; the failure is an IR900 beside them
+            failed(result, options, e)
+        result.sort()
+    return result
+
+
+def readable(model: IRModel) -> bool:
+    """Whether irreshape read the model as OpenVINO would: the XML parsed whole, of an IR version it reads."""
+    return not any(p.rule in _UNREAD for p in model.problems) and (model.version is None
+                                                                   or model.version in SUPPORTED_VERSIONS)
 
 
 def check_scenarios(model: IRModel, options: Options) -> FileResult:
@@ -63,10 +81,8 @@ def check_model(model: IRModel, options: Options | None = None, inputs: dict[str
     those of every rule (the declared-versus-expected ones come out too: the caller keeps what it wants)."""
     result = FileResult(model.path, model=model)
     result.findings.extend(finding(p) for p in model.problems)
-    if any(p.rule in _UNREAD for p in model.problems):
-        return result  # what was read before the problem is not the model OpenVINO would load
-    if model.version is not None and model.version not in SUPPORTED_VERSIONS:
-        return result  # IR002 alone: element types and attributes of a format OpenVINO does not read are noise
+    if not readable(model):  # what was read before the problem is not the model OpenVINO would load; IR002
+        return result  # alone: element types and attributes of a format OpenVINO does not read are noise
     graph = Graph(model, inputs=inputs, scenario=inputs is not None)
     runs = (lambda analysis: True) if options is None else options.runs  # only what a selected rule needs
     graph.plugin = runs(PLUGIN)

@@ -10,8 +10,11 @@ ERROR, WARNING, INFO = "error", "warning", "info"
 SEVERITIES = (ERROR, WARNING, INFO)
 # the analyses a check runs beyond reading the file and checking the Reshape family, each only where a selected
 # rule needs it: every layer against the whole-graph inference; the probes of the dynamic dims a layer pins;
-# the CPU plugin's rules; the input-shape scenarios of the configuration
-GRAPH, PROBES, PLUGIN, SCENARIOS = "graph", "probes", "plugin", "scenarios"
+# the CPU plugin's rules; the input-shape scenarios of the configuration; the runtime targets (older releases)
+GRAPH, PROBES, PLUGIN, SCENARIOS, TARGETS = "graph", "probes", "plugin", "scenarios", "targets"
+# what a finding's ``extra`` may name beside its message, in the JSON finding and SARIF's properties: the
+# input-shape scenario it is found under, the runtime target (an older release) that refuses the file
+TAGS = ("scenario", "target")
 
 
 class Rule(Frozen):
@@ -97,7 +100,12 @@ class Finding(Record):
             "message": self.message,
             "line": self.line,
             "layer": self.layer.to_json() if self.layer else None,
-        } | ({"scenario": self.extra["scenario"]} if "scenario" in self.extra else {})
+        } | self.tags()
+
+    def tags(self) -> dict[str, str]:
+        """The scenario, the target... the finding is found under (:data:`TAGS`), those it has."""
+        extra = self.extra
+        return {k: extra[k] for k in TAGS if k in extra} if extra else {}
 
 
 class Problem(Record):

@@ -20,18 +20,22 @@ class Format(Frozen):
     (``module:name``) of each layer's piece of work: ``sniff`` (frontends: "could this file be one?" for
     directory walks, path -> bool), ``check`` (checks: (path, Options) -> FileResult | None, None: the file is
     of another kind), ``fix`` (fixers: (original bytes, FileResult, skip) -> (new bytes, fixed layer refs,
-    refusals)), ``explain`` (explain: (FileResult, wanted layer) -> lines)."""
+    refusals)), ``explain`` (explain: (FileResult, wanted layer) -> lines), ``downgrade`` (fixers: (lines, FileResult, Plan, target releases,
+    unsafe, skip) -> None, the rewrites of what the targets refuse joined to the plan; "": the format has no
+    runtime targets)."""
 
-    __slots__ = FIELDS = ("name", "suffix", "sniff", "check", "fix", "explain")
+    __slots__ = FIELDS = ("name", "suffix", "sniff", "check", "fix", "explain", "downgrade")
     name: str
     suffix: str
     sniff: str
     check: str
     fix: str
     explain: str
+    downgrade: str
 
-    def __init__(self, name: str, suffix: str, sniff: str, check: str, fix: str, explain: str) -> None:
-        for field, value in zip(self.FIELDS, (name, suffix, sniff, check, fix, explain)):
+    def __init__(self, name: str, suffix: str, sniff: str, check: str, fix: str, explain: str,
+                 downgrade: str = "") -> None:
+        for field, value in zip(self.FIELDS, (name, suffix, sniff, check, fix, explain, downgrade)):
             object.__setattr__(self, field, value)
 
     def load(self, what: str) -> Callable:
@@ -42,7 +46,8 @@ class Format(Frozen):
 
 INPUTS: tuple[Format, ...] = (
     Format("openvino", ".xml", "irreshape.frontends.openvino:sniff_is_ir", "irreshape.checks.openvino:check_path",
-           "irreshape.fixers.openvino:fix_bytes", "irreshape.explain.openvino:explain_layer"),
+           "irreshape.fixers.openvino:fix_bytes", "irreshape.explain.openvino:explain_layer",
+           "irreshape.fixers.downgrade:join"),
     Format("onednn", ".json", "irreshape.frontends.onednn:is_onednn_json", "irreshape.checks.onednn:check_path",
            "irreshape.fixers.onednn:fix_bytes", "irreshape.explain.onednn:explain_layer"),
 )

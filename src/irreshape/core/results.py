@@ -70,15 +70,18 @@ class Options(Record):
     checked either way). ``scenarios``: input-shape scenarios, each checked in the same run; with
     ``scenarios_only`` nothing else (the declared dims are the exported model's, not the scenario's:
     declared-versus-expected rules are off). ``analyses``: the analyses to run (``core.findings.GRAPH``...:
-    those the selected rules need); None: every one."""
+    those the selected rules need); None: every one. ``targets``: runtime targets, older releases whose refusals
+    of the file are reported too (IR6xx), each as (the target as the user wrote it, "2023.3"; the release it
+    means, "2023.3.0")."""
 
-    __slots__ = FIELDS = ("max_xml_size", "debug", "layers", "scenarios", "scenarios_only", "analyses")
+    __slots__ = FIELDS = ("max_xml_size", "debug", "layers", "scenarios", "scenarios_only", "analyses", "targets")
 
     def __init__(self, max_xml_size: int = DEFAULT_MAX_SIZE, debug: bool = False, layers: str = "reshape",
                  scenarios: tuple[Scenario, ...] = (), scenarios_only: bool = False,
-                 analyses: Optional[frozenset[str]] = None) -> None:
+                 analyses: Optional[frozenset[str]] = None, targets: tuple[tuple[str, str], ...] = ()) -> None:
         self.max_xml_size, self.debug, self.layers = max_xml_size, debug, layers
         self.scenarios, self.scenarios_only, self.analyses = scenarios, scenarios_only, analyses
+        self.targets = targets
 
     def runs(self, analysis: str) -> bool:
         """Whether the check runs ``analysis`` (a selected rule needs it)."""

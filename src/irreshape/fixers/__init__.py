@@ -1,8 +1,9 @@
 """``--fix`` and ``--diff``: write the recomputed dims back into a file, touching nothing else.
 
 One edit model for every format: a fixer (one per format, :mod:`irreshape.core.formats`) turns a checked
-file into line changes; this module applies them, writes the one kind of unified diff, and replaces the
-file atomically. Which layers are fixed is one decision, :attr:`LayerResult.fixable
+file into line changes (with ``--target``, joined by the format's downgrade: :mod:`.downgrade`); this module
+applies them, writes the one kind of unified diff, and replaces the file atomically (new constants of a
+decomposition appended to the ``.bin`` first). Which layers are fixed is one decision, :attr:`LayerResult.fixable
 <irreshape.core.results.LayerResult.fixable>`, less the layers a caller skips (suppressed findings).
 """
 
@@ -44,6 +45,7 @@ class FixOutcome:
     fixed: list[LayerRef] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     error: Optional[str] = None  # the file could not be read or written; it is unchanged
+    appended: int = 0  # bytes of new constants appended (or, with --diff, to append) to the .bin
 
 
 @dataclass(slots=True)
@@ -63,17 +65,20 @@ class Plan:
     fixed: list[LayerRef] = field(default_factory=list)
     refused: list[Refusal] = field(default_factory=list)
     error: Optional[str] = None  # the file cannot be fixed at all
+    append: bytes = b""  # new constants' bytes, appended to the .bin (the .xml's new Consts point there)
 
 
-def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: Optional[Skip] = None) -> FixOutcome:
+def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: Optional[Skip] = None,
+             targets: tuple[str, ...] = (), unsafe: bool = False, skip_target: Skip = ()) -> FixOutcome:
     """Fix the mismatched layers of one checked file.
 
     ``write=False`` only computes the new bytes and the diff (``--diff``); ``write=True`` also
     replaces the file atomically when it changes (``--fix``). Layers whose id is in ``skip`` (or for
     which ``skip(id)`` is true: suppressed findings) are not fixed; ``skip_precision`` says the same of their
     ports' ``precision`` (by default ``skip``: one rule's finding must not rewrite what another's, suppressed,
-    says). Never raises on bad input or a
-    failed write: ``error`` says what went wrong and the file is then untouched.
+    says). With ``targets`` (releases), the layers they refuse are rewritten into older forms they read where
+    that is exact (:mod:`.downgrade`; ``unsafe``: close forms too), less ``skip_target``. Never raises on bad
+    input or a failed write: ``error`` says what went wrong and the file is then untouched.
     """
     path = result.path
     try:
@@ -82,9 +87,11 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     except OSError as e:
         return FixOutcome(path, b"", error=f"cannot read: {e.strerror or e}")
     lines = original.splitlines(keepends=True)
-    fix = (formats.of(path) or formats.DEFAULT).load("fix")
-    plan: Plan = fix(lines, result, Skipper(_skipper(skip),
-                                           _skipper(skip_precision if skip_precision is not None else skip)))
+    fmt = formats.of(path) or formats.DEFAULT
+    plan: Plan = fmt.load("fix")(lines, result, Skipper(_skipper(skip),
+                                                        _skipper(skip_precision if skip_precision is not None else skip)))
+    if targets and plan.error is None and fmt.downgrade:
+        fmt.load("downgrade")(lines, result, plan, targets, unsafe, _skipper(skip_target))
     outcome = FixOutcome(path, original, fixed=[] if plan.error else plan.fixed, refused=plan.refused,
                          error=plan.error)
     if plan.error is not None or not plan.changes:
@@ -93,13 +100,24 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     outcome.diff_text = unified_diff(path, lines, plan.changes)
     outcome.new_bytes = new
     outcome.changed = True
+    outcome.appended = len(plan.append)
     if write:
         try:
+            if plan.append:  # first: the .xml written after it is the only one pointing past its old end
+                append_bytes(os.path.splitext(path)[0] + ".bin", plan.append)
             write_atomic(path, outcome.new_bytes)
             outcome.written = True
         except OSError as e:
             outcome.error = f"cannot write: {e.strerror or e}"
     return outcome
+
+
+def append_bytes(path: str, data: bytes) -> None:
+    """Append ``data`` to ``path`` (the .bin: its bytes so far are left as they are), durably."""
+    with open(path, "ab") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _skipper(skip: Skip) -> Callable[[str], bool]:

@@ -148,7 +148,7 @@ def lint_file(path: str, settings: Settings):
 def _lint_file(path: str, settings: Settings):
     options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers,
                       scenarios=settings.scenarios, scenarios_only=settings.scenarios_only,
-                      analyses=analyses(settings.enabled))
+                      analyses=analyses(settings.enabled), targets=settings.targets)
     result = check_file(path, options)
     if result is None:
         return None, False, None
@@ -163,7 +163,9 @@ def _lint_file(path: str, settings: Settings):
                   and f.rule is not PRECISION_MISMATCH}
         retype = {f.layer.id for f in result.findings if f.rule is PRECISION_MISMATCH and f.layer is not None}
         fixed = fix_file(result, write=settings.fix == "fix", skip=lambda lid: lid not in wanted,
-                         skip_precision=lambda lid: lid not in retype)
+                         skip_precision=lambda lid: lid not in retype,
+                         targets=tuple(release for _, release in settings.targets),
+                         unsafe=settings.unsafe_fixes, skip_target=_target_skip(result))
         if fixed.written:  # report what remains
             result = check_file(path, options) or result
             _filter(result, settings)
@@ -171,6 +173,17 @@ def _lint_file(path: str, settings: Settings):
         result.model.release(keep=[lr.layer for lr in (*result.layers, *result.flagged)])
     result.model = None  # results travel between processes; reporters need only the spans
     return result, result.internal_error, fixed
+
+
+def _target_skip(result: FileResult):
+    """The layers ``--fix --target`` leaves alone: where target findings (IR6xx) are reported, those without one
+    (suppressed, or not selected); where no rule reports them, none."""
+    from ..rules import ALL
+
+    if not any(r.code.startswith("IR6") for r in ALL):
+        return ()
+    wanted = {f.layer.id for f in result.findings if f.code.startswith("IR6") and f.layer is not None}
+    return lambda lid: lid not in wanted
 
 
 def _filter(result: FileResult, settings: Settings) -> None:

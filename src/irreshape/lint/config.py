@@ -23,7 +23,7 @@ from .select import Selection, SelectorError, codes_of, matches, resolve
 CONFIG_FILES = (".irreshape.toml", "irreshape.toml", "pyproject.toml")  # first wins within a directory
 LIST_KEYS = ("select", "extend-select", "ignore", "exclude")
 KEYS = LIST_KEYS + ("per-file-ignores", "output-format", "max-xml-size", "baseline", "severity", "layers",
-                    "input-shapes")
+                    "input-shapes", "target")
 LAYERS = ("reshape", "all")  # what the JSON `layers` list holds: the Reshape family's, or every layer's
 
 
@@ -44,7 +44,7 @@ class Settings(Record):
 
     __slots__ = FIELDS = ("enabled", "per_file_ignores", "exclude", "severity", "output_format", "layers",
                           "max_xml_size", "baseline", "config_path", "force_exclude", "jobs", "debug", "fix",
-                          "scenarios", "scenarios_only")
+                          "unsafe_fixes", "scenarios", "scenarios_only", "targets")
     enabled: frozenset[str]
     per_file_ignores: list[tuple[str, frozenset[str]]]
     exclude: list[str]
@@ -58,23 +58,28 @@ class Settings(Record):
     jobs: int
     debug: bool
     fix: Optional[str]
+    unsafe_fixes: bool  # --fix/--diff apply the close-but-not-identical rewrites too
     scenarios: tuple[Scenario, ...]
     scenarios_only: bool
+    # runtime targets (older OpenVINO releases) whose refusals are reported too: (as written, release); --fix
+    # rewrites what they refuse where an older form computes the same (fixers.downgrade)
+    targets: tuple[tuple[str, str], ...]
 
     def __init__(self, enabled: frozenset[str], per_file_ignores: Optional[list[tuple[str, frozenset[str]]]] = None,
                  exclude: Optional[list[str]] = None, severity: Optional[dict[str, str]] = None,
                  output_format: Optional[str] = None, layers: str = "reshape", max_xml_size: int = DEFAULT_MAX_SIZE,
                  baseline: Optional[str] = None, config_path: Optional[str] = None, force_exclude: bool = False,
-                 jobs: int = 1, debug: bool = False, fix: Optional[str] = None, scenarios: tuple[Scenario, ...] = (),
-                 scenarios_only: bool = False) -> None:
+                 jobs: int = 1, debug: bool = False, fix: Optional[str] = None, unsafe_fixes: bool = False,
+                 scenarios: tuple[Scenario, ...] = (), scenarios_only: bool = False,
+                 targets: tuple[tuple[str, str], ...] = ()) -> None:
         self.enabled = enabled
         self.per_file_ignores = [] if per_file_ignores is None else per_file_ignores
         self.exclude = [] if exclude is None else exclude
         self.severity = {} if severity is None else severity
         self.output_format, self.layers, self.max_xml_size = output_format, layers, max_xml_size
         self.baseline, self.config_path, self.force_exclude = baseline, config_path, force_exclude
-        self.jobs, self.debug, self.fix = jobs, debug, fix
-        self.scenarios, self.scenarios_only = scenarios, scenarios_only
+        self.jobs, self.debug, self.fix, self.unsafe_fixes = jobs, debug, fix, unsafe_fixes
+        self.scenarios, self.scenarios_only, self.targets = scenarios, scenarios_only, targets
 
 
 def parse_size(value: Any) -> int:
@@ -171,6 +176,11 @@ def validate(data: dict, source: str) -> dict:
                 parse_size(value)
             except ValueError as e:
                 raise bad(key, str(e)) from None
+        elif key == "target":
+            try:
+                targets(value)
+            except ValueError as e:
+                raise bad(key, str(e)) from None
         elif not isinstance(value, str):
             raise bad(key, "must be a string")
         elif key == "layers" and value not in LAYERS:
@@ -200,8 +210,12 @@ def build(cli: dict, config: Optional[str] = None, isolated: bool = False, cwd: 
     path = None if isolated else (os.path.abspath(config) if config else find_config(cwd))
     file = load_file(path) if path else {}
     root = os.path.dirname(path) if path else cwd
-    cli = validate({k: v for k, v in cli.items() if k in KEYS and v is not None}, "command line") | {
-        k: v for k, v in cli.items() if k not in KEYS}
+    try:
+        given = targets(cli.get("target") or ())  # before the file's: a bad --target is named as such
+    except ValueError as e:
+        raise ConfigError(f"--target: {e}") from None
+    cli = validate({k: v for k, v in cli.items() if k in KEYS and k != "target" and v is not None},
+                   "command line") | {k: v for k, v in cli.items() if k not in KEYS}
 
     layers = [Selection(file.get("select"), file.get("extend-select", []), file.get("ignore", [])),
               Selection(cli.get("select"), cli.get("extend-select", []), cli.get("ignore", []))]
@@ -221,7 +235,29 @@ def build(cli: dict, config: Optional[str] = None, isolated: bool = False, cwd: 
         jobs=max(1, int(cli.get("jobs") or 1)),
         debug=bool(cli.get("debug")),
         **_scenarios(cli, file.get("input-shapes", {})),
+        targets=given or targets(file.get("target", ())),
     )
+
+
+def targets(value: object) -> tuple[tuple[str, str], ...]:
+    """Runtime targets (a release, or a list of them; "2023.3" means 2023.3.0) → ((as written, release), ...),
+    each release once. ValueError naming the releases irreshape knows where one is not a release it knows. The
+    release table is read only when a target is given."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, (list, tuple)) or not all(isinstance(v, str) for v in items):
+        raise ValueError('must be a release or a list of releases ("2023.3", ["2023.3", "2024.6.1"])')
+    if not items:
+        return ()
+    from ..shapes.targets import canonical, known
+
+    out: dict[str, str] = {}
+    for text in items:
+        release = canonical(text.strip())
+        if release is None:
+            raise ValueError(f"{text!r} is not an OpenVINO release irreshape knows; it knows {', '.join(known())} "
+                             "(a release without its patch, 2024.6, is its .0)")
+        out.setdefault(release, text.strip())
+    return tuple((given, release) for release, given in out.items())
 
 
 def scenario_dims(text: object) -> str:

@@ -53,14 +53,18 @@ def document(results: list[FileResult], ctx: Context) -> dict:
             if f.layer is not None:  # the layer by its id: a path ("7/3", "7/then/3") for a body's
                 location["logicalLocations"] = [{"name": f.layer.name, "fullyQualifiedName": f.layer.id,
                                                  "kind": "element"}]
-            out.append({
+            result = {
                 "ruleId": f.code,
                 "ruleIndex": index[f.code],
                 "level": _LEVEL[f.severity],
                 "message": {"text": f.message},
                 "locations": [location],
                 "partialFingerprints": {"irreshape/v1": fp},
-            })
+            }
+            tags = f.tags()
+            if tags:  # the scenario or the runtime target it is found under, as in the JSON finding
+                result["properties"] = tags
+            out.append(result)
     return {
         "$schema": SCHEMA,
         "version": "2.1.0",

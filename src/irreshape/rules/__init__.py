@@ -10,18 +10,20 @@ docstring that is the rule's documentation) and yields findings:
 - :mod:`.layers`    — IR3xx, every layer against the whole graph as OpenVINO infers it,
 - :mod:`.state`     — IR31x, the variables of stateful models across one file,
 - :mod:`.runtime`   — IR4xx, the Reshape family where OpenVINO's CPU plugin fails on a model it reads,
-- :mod:`.scenarios` — IR5xx, the model at input shapes other than the exported ones.
+- :mod:`.scenarios` — IR5xx, the model at input shapes other than the exported ones,
+- :mod:`.targets`   — IR6xx, what an older OpenVINO release (``--target``) refuses to read.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import layers, onednn, reshape, runtime, scenarios, state, structure, weights
+from . import layers, onednn, reshape, runtime, scenarios, state, structure, targets, weights
 from ..core.findings import Finding, Problem, Rule
 
 ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.RULES + onednn.RULES + layers.RULES
-                                     + state.RULES + runtime.RULES + scenarios.RULES, key=lambda r: r.code))
+                                     + state.RULES + runtime.RULES + scenarios.RULES + targets.RULES,
+                                     key=lambda r: r.code))
 BY_CODE: dict[str, Rule] = {r.code: r for r in ALL}
 BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
 

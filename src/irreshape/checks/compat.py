@@ -1,0 +1,178 @@
+"""``irreshape compat``: which OpenVINO releases read a file, and why the others do not.
+
+One parse and one ordinary check per file (does 2026.4.1's ``read_model`` itself refuse it?), then the release
+table applied per release (:func:`irreshape.shapes.targets.refusals`): every release irreshape knows, so that the
+oldest one that reads the file is found whatever columns are shown. The result is plain data (it travels between
+``--jobs`` processes); :mod:`irreshape.report.compat` renders it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core import formats
+from ..core.findings import GRAPH, Finding, LayerRef
+from ..core.results import DEFAULT_MAX_SIZE, Options
+from ..rules.targets import for_kind
+from .targets import short
+
+# the ordinary check's rules whose errors mean that 2026.4.1's read_model itself refuses the file (their
+# documentation quotes its message): no older release is judged then
+READ_MODEL_REFUSES = frozenset({"IR002", "IR010", "IR011", "IR012", "IR013", "IR014", "IR015", "IR016", "IR021",
+                                "IR023", "IR024", "IR026", "IR103", "IR303"})
+# what keeps irreshape from reading the file at all (the XML, its size, the file itself)
+UNREAD = frozenset({"IR001", "IR003", "IR004", "IR005", "IR900"})
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """One reason a release refuses a file: the rule it is reported under, the refusal's kind, what is refused
+    ("MaxPool-14"), the first release that reads it (None: none), the release's words, and the layer."""
+
+    code: str
+    kind: str
+    what: str
+    since: str | None
+    message: str
+    line: int | None
+    layer: LayerRef | None
+
+    @property
+    def label(self) -> str:
+        """What is refused and where: "Col2Im-15 'fold' (id 12)"."""
+        if self.layer is None:
+            return self.what
+        return f"{self.what} {self.layer.name!r} (id {self.layer.id})"
+
+    @property
+    def key(self) -> tuple:
+        """What tells one refusal from another across releases (their words may differ)."""
+        return self.code, self.what, self.layer.id if self.layer else None
+
+    def to_json(self) -> dict:
+        return {"code": self.code, "kind": self.kind, "what": self.what, "since": self.since,
+                "message": self.message, "line": self.line, "layer": self.layer.to_json() if self.layer else None}
+
+
+@dataclass(slots=True)
+class FileCompat:
+    """One file against every release irreshape knows (oldest first)."""
+
+    path: str
+    releases: tuple[str, ...]
+    refusals: dict[str, list[Refused]] = field(default_factory=dict)  # release -> its refusals ([]: reads it)
+    current: list[Finding] = field(default_factory=list)  # why 2026.4.1's read_model itself refuses it
+    unread: Finding | None = None  # why irreshape could not read the file at all
+    internal_error: bool = False
+
+    @property
+    def judged(self) -> bool:
+        """Whether the releases were judged: irreshape read the file and 2026.4.1 reads it."""
+        return self.unread is None and not self.current
+
+    def reads(self, release: str) -> bool | None:
+        """Whether ``release`` reads the file; None where it was not judged."""
+        return not self.refusals[release] if self.judged else None
+
+    def oldest(self) -> int | None:
+        """The index of the oldest release from which on every release reads the file; None: not judged, or the
+        newest release refuses it too."""
+        if not self.judged:
+            return None
+        i = len(self.releases)
+        while i > 0 and not self.refusals[self.releases[i - 1]]:
+            i -= 1
+        return None if i == len(self.releases) else i
+
+    def why(self, i: int) -> Refused | None:
+        """Why the release before ``releases[i]`` refuses the file: the refusal that ``releases[i]`` is the first
+        to read, else that release's first."""
+        before = self.refusals[self.releases[i - 1]]
+        return next((r for r in before if r.since == self.releases[i]), before[0] if before else None)
+
+    @property
+    def summary(self) -> str:
+        """The file in one line: "needs OpenVINO 2024.3 or newer: Col2Im-15 'fold' (id 12)"."""
+        if self.unread is not None:
+            return f"not read: {self.unread.code} {self.unread.message}"
+        if self.current:
+            f = self.current[0]
+            return f"{short(self.releases[-1])} itself refuses it: {f.code} {f.message}"
+        i = self.oldest()
+        if i is None:
+            first = self.refusals[self.releases[-1]][0]
+            return f"no release irreshape knows reads it: {first.label}"
+        if i == 0:
+            return f"read by every release irreshape knows ({short(self.releases[0])} ... {short(self.releases[-1])})"
+        why = self.why(i)
+        also = [short(r) for r in self.releases[:i - 1] if not self.refusals[r]]
+        return (f"needs OpenVINO {short(self.releases[i])} or newer: {why.label if why else '?'}"
+                + (f" (older, {', '.join(also)} read{'s' * (len(also) == 1)} it too)" if also else ""))
+
+    def to_json(self, columns: tuple[str, ...]) -> dict:
+        i = self.oldest()
+        return {
+            "path": self.path,
+            "status": ("unread" if self.unread is not None else "refused" if self.current
+                       else "readable" if i == 0 else "partly"),
+            "oldest": self.releases[i] if i is not None else None,
+            "summary": self.summary,
+            "refused_by_current": [f.to_json() for f in self.current],
+            "releases": {r: None if not self.judged else {
+                "readable": not self.refusals[r], "refusals": [x.to_json() for x in self.refusals[r]]}
+                for r in columns},
+        }
+
+
+def compat_file(path: str, max_xml_size: int = DEFAULT_MAX_SIZE) -> FileCompat | None:
+    """Judge one file against every release; None for a file that is not an OpenVINO IR (XML of another kind, a
+    oneDNN Graph document). Never raises for a bad file: irreshape's own failure is an IR900 in ``unread``."""
+    from ..shapes.targets import known
+
+    releases = known()
+    fmt = formats.of(path) or formats.DEFAULT
+    if fmt.name != "openvino":
+        return None
+    from . import internal_error, no_cycle_collection
+
+    try:
+        with no_cycle_collection():
+            return _judge(path, releases, max_xml_size)
+    except Exception as e:
+        return FileCompat(path, releases, unread=internal_error(path, e), internal_error=True)
+
+
+def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompat | None:
+    from ..frontends.openvino import NotIR, parse
+    from ..shapes.targets import refusals
+    from .openvino import check_model, readable
+
+    try:
+        model = parse(path, max_xml_size)
+    except NotIR:
+        return None
+    out = FileCompat(path, releases)
+    result = check_model(model, Options(max_xml_size=max_xml_size, analyses=frozenset({GRAPH})))
+    errors = [f for f in result.findings if f.severity == "error"]
+    out.unread = next((f for f in errors if f.code in UNREAD), None)
+    out.current = [f for f in errors if f.code in READ_MODEL_REFUSES]
+    if out.unread is None and not readable(model):
+        out.current = out.current or errors[:1]
+    if out.judged:
+        for release in releases:
+            out.refusals[release] = [
+                Refused(for_kind(r.kind).code, r.kind, r.what, r.since, r.message,
+                        r.layer.line if r.layer is not None else None, r.layer.ref if r.layer is not None else None)
+                for r in refusals(model, release)]
+    model.release()
+    return out
+
+
+def minors() -> tuple[str, ...]:
+    """The default columns: the first release of each minor (2023.0.0, 2023.1.0, ... 2026.4.0)."""
+    from ..shapes.targets import known
+
+    seen: dict[str, str] = {}
+    for r in known():
+        seen.setdefault(r.rsplit(".", 1)[0], r)
+    return tuple(seen.values())

@@ -1,0 +1,69 @@
+"""Runtime targets (IR6xx): will an older OpenVINO release read this IR?
+
+``irreshape check --target 2023.3`` (or ``target = ["2023.3"]`` in the configuration) asks, for each target
+release, every reason its ``read_model`` refuses the file. Each reason is one kind of refusal
+(:class:`irreshape.shapes.targets.Refusal`'s ``kind``), each kind one rule here: the finding is on the layer the
+release names, its message starts with the release and quotes the release's own words, and the JSON finding
+carries ``"target"``. What each release reads comes from one table, measured from each release's wheel by
+``scripts/make_releases.py`` (``shapes/releases.py``).
+"""
+
+from __future__ import annotations
+
+from ..core.findings import ERROR, TARGETS, Rule, rule
+
+OPSET = rule("IR601", "target-unknown-opset", ERROR, """
+    The target release does not know the opset a layer's `version` names.
+
+    Each release reads a fixed set of opsets: 2023.0 up to opset11, 2023.3 up to opset13, 2024.0 up to
+    opset14, opset15 from 2024.3, opset16 from 2025.0, opset17 from 2026.2 (measured with each release's wheel).
+    Its `read_model` refuses the file at the first such layer: "Cannot create MaxPool layer pool id:3 from
+    unsupported opset: opset14". Every Ultralytics YOLOv8/YOLO11 export (MaxPool-14) is refused by 2023.3 LTS
+    for this reason. The message names the release and quotes its words; `irreshape compat FILE` shows which
+    releases read the file. Where the layer computes the same in an older op version, `--fix --target R`
+    rewrites it.
+    """, needs=(TARGETS,))
+OP = rule("IR602", "target-unknown-op", ERROR, """
+    The target release knows the layer's opset, but that opset does not yet hold the layer's op type.
+
+    Opsets grew op by op across releases: opset15 came in 2024.3 with Col2Im and ScatterNDUpdate, while its
+    Squeeze, SliceScatter, SearchSorted and BitwiseLeftShift came only in 2024.6; opset16's ops arrived one by one
+    (Identity 2025.0, SegmentMax 2025.2, AvgPool and OneHot 2025.4). The release refuses the file: "Opset opset15
+    doesn't contain the operation with type: Squeeze".
+    """, needs=(TARGETS,))
+ETYPE = rule("IR603", "target-unknown-element-type", ERROR, """
+    The target release does not read an element type the file uses (a Const's, a Parameter's, a Convert's
+    destination type...).
+
+    nf4 is read from 2023.3; f8e4m3 and f8e5m2 from 2024.0 (2023.3 says "Incorrect type: F8E4M3"); u2, u3, u6,
+    f4e2m1 and f8e8m0 from 2024.3; 2023.0 refuses every type newer than itself. A compressed model (NNCF's
+    4-bit or fp8 weights) written by a recent exporter is refused by older runtimes for this reason, and no
+    rewrite makes it readable: the weights would have to be compressed again for that release.
+    """, needs=(TARGETS,))
+VALUE = rule("IR604", "target-unknown-attribute-value", ERROR, """
+    The target release knows the layer's op version but not the value of one of its attributes.
+
+    Attribute values count, not only op versions: a MaxPool-14 with `rounding_type="floor"` is read by 2024.0,
+    one with `"ceil_torch"` only from 2024.3. The release refuses the file with its own words about the value.
+    """, needs=(TARGETS,))
+NAME = rule("IR605", "target-name-not-unique", ERROR, """
+    The target release refuses the file because two layers share a name.
+
+    Some releases check that layer names are unique when they read an IR and others do not: 2023.3 and 2024.0
+    refuse a tokenizer IR with "Invalid IR! Convert_117 name is not unique!", later releases read it (measured).
+    Renaming one of the layers makes the file readable there.
+    """, needs=(TARGETS,))
+OTHER = rule("IR609", "target-refused", ERROR, """
+    The target release refuses the file for a reason measured with its wheel that none of IR601 to IR605 covers.
+
+    The message quotes the release's own words and names the layer where the release does.
+    """, needs=(TARGETS,))
+
+RULES = (OPSET, OP, ETYPE, VALUE, NAME, OTHER)
+# Refusal.kind -> the rule its findings are reported under (a kind not listed: OTHER)
+BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "value": VALUE, "name": NAME}
+
+
+def for_kind(kind: str) -> Rule:
+    """The rule a refusal of this kind is reported under."""
+    return BY_KIND.get(kind, OTHER)

@@ -32,36 +32,50 @@ OP = rule("IR602", "target-unknown-op", ERROR, """
     doesn't contain the operation with type: Squeeze".
     """, needs=(TARGETS,))
 ETYPE = rule("IR603", "target-unknown-element-type", ERROR, """
-    The target release does not read an element type the file uses (a Const's, a Parameter's, a Convert's
-    destination type...).
+    The target release does not read the element type of a Parameter or a Const.
 
     nf4 is read from 2023.3; f8e4m3 and f8e5m2 from 2024.0 (2023.3 says "Incorrect type: F8E4M3"); u2, u3, u6,
     f4e2m1 and f8e8m0 from 2024.3; 2023.0 refuses every type newer than itself. A compressed model (NNCF's
     4-bit or fp8 weights) written by a recent exporter is refused by older runtimes for this reason, and no
     rewrite makes it readable: the weights would have to be compressed again for that release.
     """, needs=(TARGETS,))
-VALUE = rule("IR604", "target-unknown-attribute-value", ERROR, """
+PRECISION = rule("IR604", "target-unknown-precision", ERROR, """
+    The target release does not read the element type an output port's `precision` names.
+
+    The IR reader reads every layer's port precisions as it lists the layers, before it makes any node: a port
+    declaring `U2` or `F8E8M0` is refused by a release that does not know the type, whatever the layer computes.
+    """, needs=(TARGETS,))
+VALUE = rule("IR605", "target-unknown-attribute-value", ERROR, """
     The target release knows the layer's op version but not the value of one of its attributes.
 
     Attribute values count, not only op versions: a MaxPool-14 with `rounding_type="floor"` is read by 2024.0,
-    one with `"ceil_torch"` only from 2024.3. The release refuses the file with its own words about the value.
+    one with `"ceil_torch"` only later ('"ceil_torch" is not a member of enum ov::op::RoundingType'); an
+    attribute naming an element type (`index_element_type`, `output_type`, `destination_type`) that the release
+    does not know is refused the same way.
     """, needs=(TARGETS,))
-NAME = rule("IR605", "target-name-not-unique", ERROR, """
+NAME = rule("IR606", "target-name-not-unique", ERROR, """
     The target release refuses the file because two layers share a name.
 
     Some releases check that layer names are unique when they read an IR and others do not: 2023.3 and 2024.0
     refuse a tokenizer IR with "Invalid IR! Convert_117 name is not unique!", later releases read it (measured).
     Renaming one of the layers makes the file readable there.
     """, needs=(TARGETS,))
+FILE = rule("IR607", "target-file-refused", ERROR, """
+    The target release refuses the file as a whole, before any layer.
+
+    Older releases judge a file's format by its first 512 bytes: an IR whose document ends within them is taken
+    for no format they read (measured). The finding has no layer.
+    """, needs=(TARGETS,))
 OTHER = rule("IR609", "target-refused", ERROR, """
-    The target release refuses the file for a reason measured with its wheel that none of IR601 to IR605 covers.
+    The target release refuses the file for a reason measured with its wheel that none of IR601 to IR607 covers.
 
     The message quotes the release's own words and names the layer where the release does.
     """, needs=(TARGETS,))
 
-RULES = (OPSET, OP, ETYPE, VALUE, NAME, OTHER)
+RULES = (OPSET, OP, ETYPE, PRECISION, VALUE, NAME, FILE, OTHER)
 # Refusal.kind -> the rule its findings are reported under (a kind not listed: OTHER)
-BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "value": VALUE, "name": NAME}
+BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "precision": PRECISION, "value": VALUE,
+                            "name": NAME, "file": FILE}
 
 
 def for_kind(kind: str) -> Rule:

@@ -28,14 +28,18 @@ for _n, _table in sorted(OPSETS.items()):
 _PORT = '<port id="{}" precision="FP32"><dim>1</dim><dim>1</dim><dim>4</dim><dim>4</dim></port>'
 
 
-def model_xml(kind: str, version: int, data: dict[str, str], n_inputs: int = 2) -> str:
+def model_xml(kind: str, version: int, data: dict[str, str], n_inputs: int = 2, opset: int | None = None,
+              name: str = "op") -> str:
+    """The IR of one ``kind`` layer named ``name`` (in ``opset``, by default the first holding op version
+    ``version``) with ``<data>`` ``data`` on ``n_inputs`` f32 Parameters, its output 0 into a Result."""
     params = "".join(
         f'<layer id="{i}" name="p{i}" type="Parameter" version="opset1"><data shape="1,1,4,4" element_type="f32"/>'
         f'<output>{_PORT.format(0)}</output></layer>' for i in range(n_inputs))
     attrs = " ".join(f"{k}={quoteattr(v)}" for k, v in data.items())
     op = n_inputs
     ins = "".join(_PORT.format(i) for i in range(n_inputs))
-    layers = (params + f'<layer id="{op}" name="op" type="{kind}" version="opset{FIRST_OPSET[(kind, version)]}">'
+    layers = (params + f'<layer id="{op}" name={quoteattr(name)} type="{kind}" '
+              f'version="opset{opset if opset is not None else FIRST_OPSET[(kind, version)]}">'
               f'<data {attrs}/><input>{ins}</input><output>{_PORT.format(n_inputs)}</output></layer>'
               f'<layer id="{op + 1}" name="r" type="Result" version="opset1"><input>{_PORT.format(0)}</input></layer>')
     edges = "".join(f'<edge from-layer="{i}" from-port="0" to-layer="{op}" to-port="{i}"/>' for i in range(n_inputs))

@@ -1,0 +1,238 @@
+"""The runtime targets' differential harness: irreshape's ``refusals(model, R)`` against release R's own
+``read_model`` (scripts/ovreleases.py: one venv per release), over many files:
+
+* the fixtures: every IR under tests/data (models, today, unseen, dynamic, lint, onednn, targets/generated);
+* ../shared/wild-ir beside the clone (skipped where absent);
+* generated cases (written by openvino 2026.4.1's own API, tests/irtools/typesweep's small valid models): every op
+  version that 2023.0.0 does not read, as its first opset and as every later opset holding it; a Parameter and a
+  Const of every element type; every attribute value some release does not read, edited into a model 2026.4.1
+  reads; two layers of one name. ``--write-generated`` keeps them under tests/data/targets/generated.
+
+Only files that 2026.4.1 reads are judged. Per release: the files, how many it refuses, how many of those
+irreshape refuses too and how many it refuses where the release reads (the agreement), and of the refusals
+whose words name a layer (``layer NAME id:ID``, ``NAME name is not unique``), how many name the layer irreshape
+gives first (:func:`irreshape.shapes.targets.first`); the words irreshape gives against the release's.
+
+``--labels`` writes tests/data/targets/labels.json: for each fixture file in the repository, each release's
+verdict (absent: it reads the file; else the layer it names, by id where the words give it, and its words).
+
+    python scripts/target_harness.py [--releases 2023.0.0,...] [--labels] [--write-generated] [-v]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from irreshape.frontends.openvino import parse  # noqa: E402
+from irreshape.shapes import targets  # noqa: E402
+from irreshape.shapes.opsets import OPSETS  # noqa: E402
+from irreshape.shapes.releases import OP_SINCE, OPSET_SINCE, VALUE_SINCE  # noqa: E402
+from ovreleases import RELEASES, read_all, words  # noqa: E402
+
+DATA = ROOT / "tests" / "data"
+GENERATED = DATA / "targets" / "generated"
+LABELS = DATA / "targets" / "labels.json"
+WILD = ROOT.parent / "shared" / "wild-ir"
+_NAMED = re.compile(r"layer (\S+) id:(\S+) from")
+_UNIQUE = re.compile(r"(\S+) name is not unique")
+
+
+def fixtures() -> list[Path]:
+    out = []
+    for p in sorted(DATA.rglob("*.xml")):
+        try:
+            head = p.read_bytes()[:4096]
+        except OSError:
+            continue
+        if b"<net" in head:
+            out.append(p)
+    return out
+
+
+def _first_opset(t: str, v: int) -> int:
+    return min(n for n, table in OPSETS.items() if table.get(t) == v)
+
+
+def _not_in_2023_0(t: str, v: int) -> bool:
+    n = _first_opset(t, v)
+    return OPSET_SINCE.get(n, 0) > 0 or OP_SINCE.get((n, t), 0) > 0
+
+
+def generated() -> list[tuple[str, str, bytes]]:
+    """(file name, XML, .bin) of each generated case."""
+    from irtools import typesweep
+    from make_releases import cases as probe_cases
+    out: list[tuple[str, str, bytes]] = []
+    versions = sorted({(t, v) for table in OPSETS.values() for t, v in table.items()})
+    base: dict[tuple[str, int], tuple[str, bytes]] = {}
+    for t, v in versions:
+        try:
+            made = typesweep.models(t, v)
+        except Exception:  # noqa: BLE001  an op version typesweep has no valid case for
+            made = []
+        if made:
+            base[(t, v)] = made[0][:2]
+    for (t, v), (xml, weights) in sorted(base.items()):
+        if not _not_in_2023_0(t, v):
+            continue
+        first = _first_opset(t, v)
+        out.append((f"op_{t}-{v}", xml, weights))
+        for n in sorted(OPSETS):  # the same op version named in each later opset holding it
+            if n > first and OPSETS[n].get(t) == v:
+                out.append((f"op_{t}-{v}_opset{n}", xml.replace(f'version="opset{first}"', f'version="opset{n}"'),
+                            weights))
+    for key, xml, weights in probe_cases():
+        if key[0] == "etype" and key[1] in ("param", "const"):
+            out.append((f"etype_{key[1]}_{key[2]}", xml, weights or b""))
+    for (t, v, attr, value) in sorted(VALUE_SINCE):
+        if (t, v) not in base:
+            continue
+        xml, weights = base[(t, v)]
+        edited, n = re.subn(rf'(<data [^>]*\b{attr}=")[^"]*(")', rf"\g<1>{value}\g<2>", xml, count=1)
+        if n:
+            out.append((f"value_{t}-{v}_{attr}_{value}", edited, weights))
+    # two layers of one name: every op of a model named as its first Parameter
+    for t, v in (("MaxPool", 14), ("Relu", 0), ("Add", 1)):
+        if (t, v) in base:
+            xml, weights = base[(t, v)]
+            names = re.findall(r'<layer id="\d+" name="([^"]+)" type="Parameter"', xml)
+            if names:
+                dup = re.sub(rf'(<layer id="\d+" name=")[^"]+(" type="{t}")', rf"\g<1>{names[0]}\g<2>", xml)
+                out.append((f"name_{t}-{v}", dup, weights))
+    return out
+
+
+def judge(files: list[Path], releases: list[str], verbose: bool) -> dict:
+    t0 = time.time()
+    models = {}
+    for f in files:
+        try:
+            models[f] = parse(str(f))
+        except Exception as e:  # noqa: BLE001
+            print(f"irreshape cannot parse {f}: {e}", file=sys.stderr)
+    files = [f for f in files if f in models]
+    verdicts: dict[str, list[dict]] = {}
+
+    def one(r: str) -> None:
+        verdicts[r] = read_all(r, [str(f) for f in files])
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(one, [RELEASES[-1], *[r for r in releases if r != RELEASES[-1]]]))
+    read_by_last = [f for f, v in zip(files, verdicts[RELEASES[-1]]) if v["e"] is None]
+    print(f"{len(files)} files, {len(read_by_last)} read by {RELEASES[-1]}; releases read in {time.time() - t0:.0f} s",
+          file=sys.stderr)
+    index = {f: k for k, f in enumerate(files)}
+    report = {}
+    for r in releases:
+        if r == RELEASES[-1]:
+            continue
+        tally = dict(files=0, refused=0, agree=0, missed=0, false=0, named=0, layer_match=0, words_match=0)
+        for f in read_by_last:
+            got = verdicts[r][index[f]]
+            theirs = words(got["e"]) if got["e"] is not None else None
+            ours = targets.refusals(models[f], r)
+            tally["files"] += 1
+            tally["refused"] += theirs is not None
+            if bool(ours) == (theirs is not None):
+                tally["agree"] += 1
+            elif theirs is not None:
+                tally["missed"] += 1
+                if verbose:
+                    print(f"{r} missed {f.name}: {theirs}", file=sys.stderr)
+            else:
+                tally["false"] += 1
+                if verbose:
+                    print(f"{r} false {f.name}: {ours[0].message} ({ours[0].what})", file=sys.stderr)
+            if theirs is None or not ours:
+                continue
+            first = targets.first(models[f], ours)
+            if first.message == theirs:
+                tally["words_match"] += 1
+            elif verbose:
+                print(f"{r} words {f.name}: ours {first.message!r} theirs {theirs!r}", file=sys.stderr)
+            m, u = _NAMED.search(theirs), _UNIQUE.search(theirs)
+            if m or u:
+                tally["named"] += 1
+                la = first.layer
+                ok = la is not None and (la.name == m.group(1) and la.id.rsplit("/", 1)[-1] == m.group(2) if m
+                                         else la.name == u.group(1))
+                tally["layer_match"] += ok
+                if not ok and verbose:
+                    print(f"{r} layer {f.name}: ours {la and (la.name, la.id)} theirs {theirs!r}", file=sys.stderr)
+        report[r] = tally
+    return {"files": files, "verdicts": verdicts, "report": report, "models": models}
+
+
+def labels(files: list[Path], verdicts: dict[str, list[dict]]) -> dict:
+    out: dict = {"releases": list(RELEASES), "files": {}}
+    for k, f in enumerate(files):
+        rel = f.relative_to(ROOT).as_posix()
+        if not rel.startswith("tests/"):
+            continue
+        entry = {}
+        for r in RELEASES:
+            if r not in verdicts:
+                continue
+            e = verdicts[r][k]["e"]
+            if e is None:
+                continue
+            w = words(e)
+            m, u = _NAMED.search(w), _UNIQUE.search(w)
+            entry[r] = {"layer": m.group(2) if m else None, "name": m.group(1) if m else u.group(1) if u else None,
+                        "message": w}
+        out["files"][rel] = entry
+    return out
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--releases", default=",".join(RELEASES))
+    ap.add_argument("--labels", action="store_true", help=f"write {LABELS.relative_to(ROOT)}")
+    ap.add_argument("--write-generated", action="store_true", help=f"keep the generated cases in {GENERATED}")
+    ap.add_argument("--no-wild", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    args = ap.parse_args(argv)
+    t0 = time.time()
+    releases = args.releases.split(",")
+    with tempfile.TemporaryDirectory() as d:
+        made = generated()
+        where = GENERATED if args.write_generated else Path(d)
+        where.mkdir(parents=True, exist_ok=True)
+        gen_files = []
+        for name, xml, weights in made:
+            p = where / f"{name}.xml"
+            p.write_text(xml)
+            if weights:
+                p.with_suffix(".bin").write_bytes(weights)
+            gen_files.append(p)
+        files = sorted(set(fixtures()) | set(gen_files))
+        if WILD.is_dir() and not args.no_wild:
+            files += sorted(WILD.glob("*.xml"))
+        print(f"{len(made)} generated cases", file=sys.stderr)
+        out = judge(files, releases, args.verbose)
+        if args.labels:
+            LABELS.parent.mkdir(parents=True, exist_ok=True)
+            LABELS.write_text(json.dumps(labels(out["files"], out["verdicts"]), indent=1, sort_keys=True) + "\n")
+    print(f"{'release':10} {'files':>6} {'refused':>8} {'agree':>6} {'missed':>6} {'false':>6} {'named':>6} "
+          f"{'layer=':>6} {'words=':>6}")
+    for r, t in out["report"].items():
+        print(f"{r:10} {t['files']:6} {t['refused']:8} {t['agree']:6} {t['missed']:6} {t['false']:6} {t['named']:6} "
+              f"{t['layer_match']:6} {t['words_match']:6}")
+    print(f"{time.time() - t0:.0f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,247 @@
+"""Runtime targets: what an older openvino release's ``read_model`` refuses in a file that 2026.4.1 reads, from the
+table of what changed release by release (:mod:`.releases`, measured with each release's own wheel by
+scripts/make_releases.py).
+
+* :func:`known` — the releases irreshape knows, oldest first;
+* :func:`canonical` — a target as the user writes it (``"2023.3"``: the minor's .0 release) → the release;
+* :func:`refusals` — every reason one release's ``read_model`` refuses a parsed file (the frontends'
+  :class:`~irreshape.frontends.openvino.model.IRModel`), in file order, each on the layer it names and in the
+  release's own words. The layers of a TensorIterator's, Loop's or If's bodies are read as the main graph's are.
+
+Only what the release reads differently from 2026.4.1 is reported here: a layer 2026.4.1 itself refuses (an opset
+no release knows, an op type no opset holds) is the main check's, not a target's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .releases import (CHECKS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, RELEASES,
+                       VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
+from .versions import opset_number, resolve
+
+_INDEX = {r: i for i, r in enumerate(RELEASES)}
+_LAST = len(RELEASES) - 1
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """One reason a release's ``read_model`` refuses a file."""
+
+    layer: "object | None"  # the frontends' Layer the release names (None: the file as a whole)
+    kind: str  # "opset" | "op" | "etype" | "precision" | "value" | "name" | "file"
+    message: str  # the release's own words
+    what: str  # what is refused: "MaxPool-14", "f8e4m3", "MaxPool-14 rounding_type=ceil_torch"
+    since: str | None  # the first release that reads it; None: no release does
+
+
+def known() -> tuple[str, ...]:
+    """Every release irreshape knows, oldest first."""
+    return RELEASES
+
+
+def canonical(text: str) -> str | None:
+    """The release a target names: ``"2023.3"`` → ``"2023.3.0"``, ``"2024.6.0"`` → itself; None for one
+    irreshape does not know."""
+    text = text.strip()
+    if text in _INDEX:
+        return text
+    if text.count(".") == 1 and f"{text}.0" in _INDEX:
+        return f"{text}.0"
+    return None
+
+
+def _at(entries: "tuple[tuple[int, object], ...]", i: int) -> object:
+    """The value of ranged entries ((first release index, value), ...) at release ``i``."""
+    out = None
+    for first, value in entries:
+        if first > i:
+            break
+        out = value
+    return out
+
+
+def _words(kind: str, i: int) -> str:
+    """The release's words for ``kind`` ('opset', 'op'): its own, else the nearest release's that were measured."""
+    entries = WORDS.get(kind, ())
+    found = _at(entries, i)
+    if found is None:  # no refusal of that kind was seen on release i: the nearest earlier words, else later
+        earlier = [v for first, v in entries if first <= i and v is not None]
+        later = [v for first, v in entries if first > i and v is not None]
+        found = earlier[-1] if earlier else later[0] if later else ""
+    return str(found)
+
+
+def _since(i: int) -> str | None:
+    return RELEASES[i] if i <= _LAST else None
+
+
+def _written_id(layer) -> str:
+    return layer.id.rsplit("/", 1)[-1]
+
+
+def refusals(model, release: str) -> list[Refusal]:
+    """Every reason ``release``'s ``read_model`` refuses ``model`` (an IRModel) that 2026.4.1 reads, in file
+    order. ``release`` is one of :func:`known` (:func:`canonical` first). A layer no Result or Assign depends on
+    is listed by the reader (its name, its ports' precisions) but never made: only its listing can be refused."""
+    i = _INDEX[release]
+    if i == _LAST:
+        return []
+    out: list[tuple[int, int, Refusal]] = []
+    whole = _file_refusal(model, i)
+    if whole is not None:
+        out.append((0, 0, whole))
+    names: dict[int, set[str]] = {}
+    for phase, graph, layer in _events(model):
+        if phase == "list":
+            found = _listed(graph, layer, i, names.setdefault(id(graph), set()))
+        else:
+            found = _layer_refusals(layer, i)
+        out.extend((layer.line, k, r) for k, r in enumerate(found, 0 if phase == "list" else 10))
+    out.sort(key=lambda x: (x[0], x[1]))
+    return [r for _, _, r in out]
+
+
+def _file_refusal(model, i: int) -> "Refusal | None":
+    """A document that ends within the file's first 512 bytes: the releases that judge a file's format by its
+    first 512 bytes take it for none they read."""
+    entries = CHECKS.get("small")
+    words = _at(entries, i) if entries else None
+    if words is None:
+        return None
+    try:
+        with open(model.path, "rb") as f:
+            head = f.read(513)
+    except OSError:
+        return None
+    end = head.rfind(b"</net>")
+    if end < 0 or end + len(b"</net>") > 512:
+        return None
+    later = [first for first, w in entries if first > i and w is None]
+    return Refusal(None, "file", str(words).format(path=model.path), "a document within 512 bytes",
+                   _since(later[0]) if later else None)
+
+
+def _listed(graph, layer, i: int, seen: set[str]) -> list[Refusal]:
+    """What the reader refuses as it lists a layer: an output port's precision, a name already listed."""
+    out: list[Refusal] = []
+    for port in layer.outputs:
+        p = (port.precision or "").strip()
+        t = _PRECISION_OF.get(p)
+        at = PRECISION_SINCE.get(t) if t is not None else None
+        if at is not None and at > i:
+            words = _at(ETYPE_WORDS.get(f"precision:{t}", ()), i) or ""
+            out.append(Refusal(layer, "precision", str(words), f"precision {p}", _since(at)))
+            break
+    if layer.name in seen:
+        entries = CHECKS.get(f"name:{_name_kind(layer)}")
+        words = _at(entries, i) if entries else None
+        if words is not None:
+            later = [first for first, w in entries if first > i and w is None]
+            out.append(Refusal(layer, "name", str(words).format(name=layer.name), layer.name,
+                               _since(later[0]) if later else None))
+    seen.add(layer.name)
+    return out
+
+
+def _layer_refusals(layer, i: int) -> list[Refusal]:
+    out: list[Refusal] = []
+    found = resolve(layer.type, layer.version)
+    if found is None or isinstance(found, str):
+        found = None  # an extension's layer, or one 2026.4.1 refuses itself: no target's business
+    n = opset_number(layer.version)
+    fields = {"name": layer.name, "id": _written_id(layer), "type": layer.type, "version": layer.version}
+    if found is not None:
+        op, v = found
+        what = f"{op}-{v}"
+        opset_at = OPSET_SINCE.get(n, 0) if n is not None else 0
+        op_at = OP_SINCE.get((n, op), 0) if n is not None else 0
+        if opset_at > i:
+            out.append(Refusal(layer, "opset", _words("opset", i).format(**fields), what,
+                               _since(max(opset_at, op_at))))
+            return out  # the reader stops at the layer: nothing else of it is read
+        if op_at > i:
+            out.append(Refusal(layer, "op", _words("op", i).format(**{**fields, "type": op}), what, _since(op_at)))
+            return out
+        for attr, text in layer.data.items():
+            key = (op, v, attr, text.strip().lower())
+            at = VALUE_SINCE.get(key)
+            if at is not None and at > i:
+                words = _at(WORDINGS[VALUE_WORDS[key]], i) or ""
+                out.append(Refusal(layer, "value", str(words).format(value=text, VALUE=text.upper()),
+                                   f"{what} {attr}={text}", _since(at)))
+        if op in ("Parameter", "Constant"):
+            t = layer.data.get("element_type", "").strip().lower()
+            at = ETYPE_SINCE.get(t)
+            if at is not None and at > i:
+                place = "param" if op == "Parameter" else "const"
+                words = _at(ETYPE_WORDS.get(f"{place}:{t}", ()), i) or ""
+                out.append(Refusal(layer, "etype", str(words), t, _since(at)))
+    return out
+
+
+def _precisions() -> dict[str, str]:
+    from ..core.etypes import TYPES
+    return {row.precision: t for t, row in TYPES.items()}
+
+
+_PRECISION_OF = _precisions()
+
+
+def _name_kind(layer) -> str:
+    return {"parameter": "Parameter", "result": "Result"}.get(layer.kind, "Relu")
+
+
+_FIRST_PASS = ("precision", "name")  # checked as the reader lists the layers, before it makes any node
+
+
+def first(model, found: "list[Refusal]") -> "Refusal | None":
+    """The one of ``found`` (:func:`refusals` of ``model``) the release reports: its IR reader lists a graph's
+    layers in file order (their ports' precisions, their names), then makes the nodes in the order of a depth-first
+    walk from each Result and Assign, in file order, up their inputs; a body is read as its layer's node is made."""
+    if not found:
+        return None
+    rank: dict[tuple[str, int], int] = {}
+    for phase, _, layer in _events(model):
+        rank.setdefault((phase, id(layer)), len(rank))
+    late = len(rank)
+    return min(found, key=lambda r: rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
+
+
+def _events(graph) -> Iterable:
+    """("list", graph, layer) and ("make", graph, layer) in the order the reader does them, bodies within."""
+    layers = sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
+    for layer in layers:
+        yield "list", graph, layer
+    for layer in _made(graph, layers):
+        yield "make", graph, layer
+        for body in layer.bodies:
+            yield from _events(body.model)
+
+
+def _made(graph, layers: list) -> list:
+    """The layers in the order the reader makes their nodes: a depth-first walk from each Result and Assign (file
+    order) up the edges into each layer (file order), a layer after its inputs."""
+    into: dict[str, list[str]] = {}
+    for e in graph.edges:
+        into.setdefault(e.to_layer, []).append(e.from_layer)
+    by_id = graph.layers
+    done: set[str] = set()
+    order = []
+    for root in (la for la in layers if la.kind in ("result", "assign")):
+        if root.id in done:
+            continue
+        done.add(root.id)
+        stack = [(root.id, iter(into.get(root.id, ())))]
+        while stack:
+            lid, it = stack[-1]
+            for src in it:
+                if src not in done and src in by_id:
+                    done.add(src)
+                    stack.append((src, iter(into.get(src, ()))))
+                    break
+            else:
+                stack.pop()
+                order.append(by_id[lid])
+    return order

@@ -84,23 +84,62 @@ def _written_id(layer) -> str:
 def refusals(model, release: str) -> list[Refusal]:
     """Every reason ``release``'s ``read_model`` refuses ``model`` (an IRModel) that 2026.4.1 reads, in file
     order. ``release`` is one of :func:`known` (:func:`canonical` first). A layer no Result or Assign depends on
-    is listed by the reader (its name, its ports' precisions) but never made: only its listing can be refused."""
-    i = _INDEX[release]
-    if i == _LAST:
-        return []
-    out: list[tuple[int, int, Refusal]] = []
-    whole = _file_refusal(model, i)
-    if whole is not None:
-        out.append((0, 0, whole))
-    names: dict[int, set[str]] = {}
-    for phase, graph, layer in _events(model):
-        if phase == "list":
-            found = _listed(graph, layer, i, names.setdefault(id(graph), set()))
-        else:
-            found = _layer_refusals(layer, i)
-        out.extend((layer.line, k, r) for k, r in enumerate(found, 0 if phase == "list" else 10))
-    out.sort(key=lambda x: (x[0], x[1]))
-    return [r for _, _, r in out]
+    is listed by the reader (its name, its ports' precisions) but never made: only its listing can be refused.
+    For several releases of one model, :class:`Survey` walks the model once."""
+    return Survey(model).refusals(release)
+
+
+class Survey:
+    """One walk of a model for every release: the layers whose listing or making any release may refuse (a
+    refusal by a release is one by the oldest too: what a release refuses is newer than it, so newer than the
+    oldest; duplicate names are found once). :meth:`refusals` then judges only those, per release."""
+
+    def __init__(self, model) -> None:
+        self.model = model
+        self._listed: list[tuple[object, object, bool]] = []  # (graph, layer, its name listed before) to judge
+        self._made: list[object] = []  # the layers made whose making some release may refuse
+        self._rank: dict[tuple[str, int], int] | None = None  # for first(): the order of the reader's events
+        names: dict[int, set[str]] = {}
+        may: dict[tuple, bool] = {}  # (type, version, id of the shared <data>) -> whether the oldest refuses it
+        for phase, graph, layer in _events(model):
+            if phase == "list":
+                seen = names.setdefault(id(graph), set())
+                twice = layer.name in seen
+                seen.add(layer.name)
+                if twice or _listed(graph, layer, 0, set()):
+                    self._listed.append((graph, layer, twice))
+                continue
+            key = (layer.type, layer.version, id(layer.data))
+            hit = may.get(key)
+            if hit is None:
+                hit = may[key] = bool(_layer_refusals(layer, 0))
+            if hit:
+                self._made.append(layer)
+
+    def refusals(self, release: str) -> list[Refusal]:
+        """:func:`refusals` of the model for ``release``."""
+        i = _INDEX[release]
+        if i == _LAST:
+            return []
+        out: list[tuple[int, int, Refusal]] = []
+        whole = _file_refusal(self.model, i)
+        if whole is not None:
+            out.append((0, 0, whole))
+        for graph, layer, twice in self._listed:
+            found = _listed(graph, layer, i, {layer.name} if twice else set())
+            out.extend((layer.line, k, r) for k, r in enumerate(found))
+        for layer in self._made:
+            out.extend((layer.line, k, r) for k, r in enumerate(_layer_refusals(layer, i), 10))
+        out.sort(key=lambda x: (x[0], x[1]))
+        return [r for _, _, r in out]
+
+    def first(self, found: "list[Refusal]") -> "Refusal | None":
+        """:func:`first` of the model, the reader's order of events walked once for every release."""
+        if not found:
+            return None
+        if self._rank is None:
+            self._rank = _ranks(self.model)
+        return _earliest(self._rank, found)
 
 
 def _file_refusal(model, i: int) -> "Refusal | None":
@@ -200,13 +239,20 @@ def first(model, found: "list[Refusal]") -> "Refusal | None":
     """The one of ``found`` (:func:`refusals` of ``model``) the release reports: its IR reader lists a graph's
     layers in file order (their ports' precisions, their names), then makes the nodes in the order of a depth-first
     walk from each Result and Assign, in file order, up their inputs; a body is read as its layer's node is made."""
-    if not found:
-        return None
+    return _earliest(_ranks(model), found) if found else None
+
+
+def _earliest(rank: dict[tuple[str, int], int], found: "list[Refusal]") -> Refusal:
+    late = len(rank)
+    return min(found, key=lambda r: rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
+
+
+def _ranks(model) -> dict[tuple[str, int], int]:
+    """("list" or "make", id of a layer) -> its place in the reader's order of events."""
     rank: dict[tuple[str, int], int] = {}
     for phase, _, layer in _events(model):
         rank.setdefault((phase, id(layer)), len(rank))
-    late = len(rank)
-    return min(found, key=lambda r: rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
+    return rank
 
 
 def _events(graph) -> Iterable:

@@ -19,8 +19,21 @@ ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "tests" / "data" / "targets" / "labels.json"
 _LABELS = json.loads(LABELS.read_text()) if LABELS.exists() else {"files": {}, "releases": []}
 LAST = RELEASES[-1]
+
+
+def _verdicts(runs: list) -> dict[str, dict]:
+    """{release: its verdict} for the releases that refuse the file, from the labels' runs."""
+    out = {}
+    for k, (first, v) in enumerate(runs):
+        end = runs[k + 1][0] if k + 1 < len(runs) else len(_LABELS["releases"])
+        if v is not None:
+            out.update(dict.fromkeys(_LABELS["releases"][first:end], v))
+    return out
+
+
+VERDICTS = {f: _verdicts(runs) for f, runs in _LABELS["files"].items()}
 # the fixtures 2026.4.1 reads (the others are the main check's: a target reports only what differs from it)
-READ = sorted(f for f, verdicts in _LABELS["files"].items() if LAST not in verdicts)
+READ = sorted(f for f, verdicts in VERDICTS.items() if LAST not in verdicts)
 
 
 def _version(r: str) -> tuple[int, ...]:
@@ -49,7 +62,7 @@ def test_labels_cover_every_release_and_the_fixtures():
     assert _LABELS["releases"] == list(RELEASES)
     assert len(READ) > 100
     # the labels hold refusals of every kind the harness met: an opset, an element type, a duplicate name
-    words = {v["message"] for f in READ for v in _LABELS["files"][f].values()}
+    words = {v["message"] for f in READ for v in VERDICTS[f].values()}
     assert any("unsupported opset" in w for w in words)
     assert any("name is not unique" in w for w in words)
 
@@ -65,7 +78,7 @@ def test_refusals_agree_with_each_release(rel):
     if not path.exists():
         pytest.skip(f"{rel} is gone")
     model = parse(str(path))
-    verdicts = _LABELS["files"][rel]
+    verdicts = VERDICTS[rel]
     bad = []
     for r in RELEASES[:-1]:
         theirs = verdicts.get(r)
@@ -89,3 +102,70 @@ def test_refusals_agree_with_each_release(rel):
             assert x.since is None or _version(x.since) > _version(r)
             assert re.fullmatch(r"opset|op|etype|precision|value|name", x.kind)
     assert bad == []
+
+
+def _parse(tmp_path, xml: str):
+    p = tmp_path / "m.xml"
+    p.write_text(xml)
+    return parse(str(p))
+
+
+def _newest_op() -> tuple[int, str, int]:
+    """(opset, op type, op version) of an op of the newest opset that some release lacks."""
+    from irreshape.shapes.opsets import OPSETS
+    from irreshape.shapes.releases import OP_SINCE, OPSET_SINCE
+    n = max(OPSET_SINCE)
+    t = min(t for t in OPSETS[n] if (n, t) not in OP_SINCE)
+    return n, t, OPSETS[n][t]
+
+
+def _release_lacking(since: int) -> str:
+    return RELEASES[since - 1]
+
+
+def test_the_table_names_only_what_2026_4_1_knows():
+    from irreshape.shapes.opsets import DEFAULTS, OPSETS
+    from irreshape.shapes.releases import ETYPE_SINCE, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, VALUE_SINCE
+    from irreshape.shapes.schema import ELEMENT_TYPES
+    n = len(RELEASES)
+    assert all(n > n_ and 0 < i < n for n_, i in OPSET_SINCE.items())
+    assert all(t in OPSETS[k] and 0 < i < n for (k, t), i in OP_SINCE.items())
+    assert all(t in ELEMENT_TYPES and 0 < i < n for t, i in {**ETYPE_SINCE, **PRECISION_SINCE}.items())
+    assert all((op, v) in DEFAULTS and 0 < i < n for (op, v, _, _), i in VALUE_SINCE.items())
+
+
+def test_an_opset_refusal_names_the_layer_and_the_release(tmp_path):
+    from irtools.handmade import layer, net, param, result
+    from irreshape.shapes.releases import OPSET_SINCE
+    n, t, v = _newest_op()
+    xml = net([param(0, "x", "1,2"), layer(1, "act", t, f"opset{n}", {}, ["1,2"], ["1,2"]), result(2, "1,2")],
+              [(0, 0, 1, 0), (1, 1, 2, 0)])
+    model = _parse(tmp_path, xml)
+    old = _release_lacking(OPSET_SINCE[n])
+    found = targets.refusals(model, old)
+    assert [(r.kind, r.layer.id, r.what, r.since) for r in found] == [("opset", "1", f"{t}-{v}",
+                                                                        RELEASES[OPSET_SINCE[n]])]
+    assert "act" in found[0].message and f"opset{n}" in found[0].message
+    assert targets.refusals(model, RELEASES[OPSET_SINCE[n]]) == []
+
+
+def test_a_layer_no_result_depends_on_is_never_made(tmp_path):
+    from irtools.handmade import layer, net, param, result
+    n, t, _ = _newest_op()
+    xml = net([param(0, "x", "1,2"), result(1, "1,2"), layer(2, "dead", t, f"opset{n}", {}, ["1,2"], ["1,2"])],
+              [(0, 0, 1, 0), (0, 0, 2, 0)])
+    assert targets.refusals(_parse(tmp_path, xml), RELEASES[0]) == []
+
+
+def test_a_duplicate_name_is_found_before_any_node_is_made(tmp_path):
+    from irtools.handmade import layer, net, param, result
+    from irreshape.shapes.releases import CHECKS
+    n, t, _ = _newest_op()
+    xml = net([param(0, "x", "1,2"), layer(1, "act", t, f"opset{n}", {}, ["1,2"], ["1,2"]),
+               layer(2, "x", "Relu", "opset1", {}, ["1,2"], ["1,2"]), result(3, "1,2")],
+              [(0, 0, 1, 0), (1, 1, 2, 0), (2, 1, 3, 0)])
+    model = _parse(tmp_path, xml)
+    assert CHECKS.get("name:Relu")
+    found = targets.refusals(model, RELEASES[0])
+    assert [r.kind for r in found] == ["opset", "name"]  # in file order
+    assert targets.first(model, found).kind == "name"  # as the release reports them

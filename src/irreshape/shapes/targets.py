@@ -99,6 +99,8 @@ class Survey:
         self._listed: list[tuple[object, object, bool]] = []  # (graph, layer, its name listed before) to judge
         self._made: list[object] = []  # the layers made whose making some release may refuse
         self._rank: dict[tuple[str, int], int] | None = None  # for first(): the order of the reader's events
+        # each layer's place in file order (the bodies' too), the order refusals are given in
+        self._place = {id(la): k for k, la in enumerate(sorted(model.every_layer(), key=lambda la: la.line))}
         names: dict[int, set[str]] = {}
         may: dict[tuple, bool] = {}  # (type, version, id of the shared <data>) -> whether the oldest refuses it
         for phase, graph, layer in _events(model):
@@ -124,12 +126,13 @@ class Survey:
         out: list[tuple[int, int, Refusal]] = []
         whole = _file_refusal(self.model, i)
         if whole is not None:
-            out.append((0, 0, whole))
+            out.append((-1, 0, whole))
+        place = self._place
         for graph, layer, twice in self._listed:
             found = _listed(graph, layer, i, {layer.name} if twice else set())
-            out.extend((layer.line, k, r) for k, r in enumerate(found))
+            out.extend((place[id(layer)], k, r) for k, r in enumerate(found))
         for layer in self._made:
-            out.extend((layer.line, k, r) for k, r in enumerate(_layer_refusals(layer, i), 10))
+            out.extend((place[id(layer)], k, r) for k, r in enumerate(_layer_refusals(layer, i), 10))
         out.sort(key=lambda x: (x[0], x[1]))
         return [r for _, _, r in out]
 
@@ -244,7 +247,8 @@ def first(model, found: "list[Refusal]") -> "Refusal | None":
 
 def _earliest(rank: dict[tuple[str, int], int], found: "list[Refusal]") -> Refusal:
     late = len(rank)
-    return min(found, key=lambda r: rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
+    return min(found, key=lambda r: -1 if r.layer is None else  # the file as a whole: before any layer is read
+               rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
 
 
 def _ranks(model) -> dict[tuple[str, int], int]:

@@ -99,24 +99,35 @@ class Survey:
         self._listed: list[tuple[object, object, bool]] = []  # (graph, layer, its name listed before) to judge
         self._made: list[object] = []  # the layers made whose making some release may refuse
         self._rank: dict[tuple[str, int], int] | None = None  # for first(): the order of the reader's events
-        # each layer's place in file order (the bodies' too), the order refusals are given in
-        self._place = {id(la): k for k, la in enumerate(sorted(model.every_layer(), key=lambda la: la.line))}
-        names: dict[int, set[str]] = {}
-        may: dict[tuple, bool] = {}  # (type, version, id of the shared <data>) -> whether the oldest refuses it
-        for phase, graph, layer in _events(model):
-            if phase == "list":
-                seen = names.setdefault(id(graph), set())
-                twice = layer.name in seen
-                seen.add(layer.name)
-                if twice or _listed(graph, layer, 0, set()):
-                    self._listed.append((graph, layer, twice))
-                continue
+        self._place: dict[int, int] | None = None  # each layer's place in file order (made when one is refused)
+        self._scan(model, {})
+
+    def _scan(self, graph, may: dict[tuple, bool]) -> None:
+        """The reader's events of ``graph`` (as :func:`_events` gives them), keeping the layers to judge: those
+        listed with a name listed before or a precision the oldest release does not read, and those made that
+        the oldest refuses (``may``: (type, version, id of the shared ``<data>``) -> whether it does)."""
+        layers = sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
+        seen: set[str] = set()
+        listed, new = self._listed, _NEW_PRECISIONS
+        for layer in layers:
+            twice = layer.name in seen
+            seen.add(layer.name)
+            if twice or any((p.precision or "").strip() in new for p in layer.outputs):
+                listed.append((graph, layer, twice))
+        bodies = False
+        for layer in layers:
             key = (layer.type, layer.version, id(layer.data))
             hit = may.get(key)
             if hit is None:
                 hit = may[key] = bool(_layer_refusals(layer, 0))
-            if hit:
+            bodies = bodies or hit or bool(layer.bodies)
+        if not bodies:
+            return  # no layer to make is refused by any release, and no body to read: the walk is not needed
+        for layer in _made(graph, layers):
+            if may[(layer.type, layer.version, id(layer.data))]:
                 self._made.append(layer)
+            for body in layer.bodies:
+                self._scan(body.model, may)
 
     def refusals(self, release: str) -> list[Refusal]:
         """:func:`refusals` of the model for ``release``."""
@@ -127,6 +138,8 @@ class Survey:
         whole = _file_refusal(self.model, i)
         if whole is not None:
             out.append((-1, 0, whole))
+        if self._place is None and (self._listed or self._made):  # the bodies' layers too
+            self._place = {id(la): k for k, la in enumerate(sorted(self.model.every_layer(), key=lambda la: la.line))}
         place = self._place
         for graph, layer, twice in self._listed:
             found = _listed(graph, layer, i, {layer.name} if twice else set())
@@ -229,6 +242,8 @@ def _precisions() -> dict[str, str]:
 
 
 _PRECISION_OF = _precisions()
+# the port precisions some release does not read (as :func:`_listed` reads a port's precision)
+_NEW_PRECISIONS = frozenset(p for p, t in _PRECISION_OF.items() if PRECISION_SINCE.get(t, 0) > 0)
 
 
 def _name_kind(layer) -> str:
@@ -274,8 +289,10 @@ def _made(graph, layers: list) -> list:
     """The layers in the order the reader makes their nodes: a depth-first walk from each Result and Assign (file
     order) up the edges into each layer (file order), a layer after its inputs."""
     into: dict[str, list[str]] = {}
-    for e in graph.edges:
-        into.setdefault(e.to_layer, []).append(e.from_layer)
+    edges = graph.edges  # the readers' columns give the ends without an Edge object each
+    ends = edges.ends() if hasattr(edges, "ends") else ((e.from_layer, "", e.to_layer, "") for e in edges)
+    for from_layer, _, to_layer, _ in ends:
+        into.setdefault(to_layer, []).append(from_layer)
     by_id = graph.layers
     done: set[str] = set()
     order = []

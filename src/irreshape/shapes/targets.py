@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import attrgetter
 
 from .releases import (CHECKS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, RELEASES,
                        VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
@@ -106,7 +107,7 @@ class Survey:
         """The reader's events of ``graph`` (as :func:`_events` gives them), keeping the layers to judge: those
         listed with a name listed before or a precision the oldest release does not read, and those made that
         the oldest refuses (``may``: (type, version, id of the shared ``<data>``) -> whether it does)."""
-        layers = sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
+        layers = sorted((*graph.layers.values(), *graph.duplicates), key=_LINE)
         seen: set[str] = set()
         listed, new = self._listed, _NEW_PRECISIONS
         for layer in layers:
@@ -138,8 +139,8 @@ class Survey:
         whole = _file_refusal(self.model, i)
         if whole is not None:
             out.append((-1, 0, whole))
-        if self._place is None and (self._listed or self._made):  # the bodies' layers too
-            self._place = {id(la): k for k, la in enumerate(sorted(self.model.every_layer(), key=lambda la: la.line))}
+        if self._place is None:
+            self._place = self._places()
         place = self._place
         for graph, layer, twice in self._listed:
             found = _listed(graph, layer, i, {layer.name} if twice else set())
@@ -148,6 +149,15 @@ class Survey:
             out.extend((place[id(layer)], k, r) for k, r in enumerate(_layer_refusals(layer, i), 10))
         out.sort(key=lambda x: (x[0], x[1]))
         return [r for _, _, r in out]
+
+    def _places(self) -> dict[int, int]:
+        """id of each layer to judge -> its place in file order: its line, or where layers to judge share a line
+        (a file of one line), its index among all the layers (the bodies' too) sorted by line."""
+        judged = {id(la): la for _, la, _ in self._listed} | {id(la): la for la in self._made}
+        lines = {la.line for la in judged.values()}
+        if len(lines) == len(judged):
+            return {k: la.line for k, la in judged.items()}
+        return {id(la): k for k, la in enumerate(sorted(self.model.every_layer(), key=_LINE))}
 
     def first(self, found: "list[Refusal]") -> "Refusal | None":
         """:func:`first` of the model, the reader's order of events walked once for every release."""
@@ -250,6 +260,7 @@ def _name_kind(layer) -> str:
     return {"parameter": "Parameter", "result": "Result"}.get(layer.kind, "Relu")
 
 
+_LINE = attrgetter("line")
 _FIRST_PASS = ("precision", "name")  # checked as the reader lists the layers, before it makes any node
 
 
@@ -276,7 +287,7 @@ def _ranks(model) -> dict[tuple[str, int], int]:
 
 def _events(graph) -> Iterable:
     """("list", graph, layer) and ("make", graph, layer) in the order the reader does them, bodies within."""
-    layers = sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
+    layers = sorted((*graph.layers.values(), *graph.duplicates), key=_LINE)
     for layer in layers:
         yield "list", graph, layer
     for layer in _made(graph, layers):

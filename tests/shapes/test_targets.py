@@ -91,7 +91,9 @@ def test_refusals_agree_with_each_release(rel):
             continue
         first = targets.first(model, ours)
         assert first is not None
-        if first.message != theirs["message"]:
+        said = first.message.replace(model.path, "<path>")  # the harness writes the file's path so
+        # the release's words, or their last line where they describe the node before it (a validation's words)
+        if said != theirs["message"] and not theirs["message"].endswith("\n" + said):
             bad.append(f"{r}: words {first.message!r} vs {theirs['message']!r}")
         if theirs["name"] is not None:
             la = first.layer
@@ -100,7 +102,7 @@ def test_refusals_agree_with_each_release(rel):
                 bad.append(f"{r}: layer {la and (la.id, la.name)} vs {theirs['layer'], theirs['name']}")
         for x in ours:
             assert x.since is None or _version(x.since) > _version(r)
-            assert re.fullmatch(r"opset|op|etype|precision|value|name", x.kind)
+            assert re.fullmatch(r"opset|op|etype|precision|value|name|file", x.kind)
     assert bad == []
 
 

@@ -151,7 +151,7 @@ def compat_file(path: str, max_xml_size: int = DEFAULT_MAX_SIZE) -> FileCompat |
 
 def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompat | None:
     from ..frontends.openvino import NotIR, parse
-    from ..shapes.targets import Survey
+    from ..shapes.targets import first, refusals_by_release
     from .openvino import check_model, readable
 
     try:
@@ -166,15 +166,15 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompa
     if out.unread is None and not readable(model):
         out.current = out.current or errors[:1]
     if out.judged:
-        survey = Survey(model)  # one walk of the model, the table applied per release
+        every = refusals_by_release(model, releases)  # one scan of the model, the table applied per release
         for release in releases:
-            found = survey.refusals(release)
+            found = every[release]
             out.refusals[release] = [
                 Refused(for_kind(r.kind).code, r.kind, r.what, r.since, r.message,
                         r.layer.line if r.layer is not None else None, r.layer.ref if r.layer is not None else None)
                 for r in found]
             if len(found) > 1:  # the one the release reports: it stops at the first it meets
-                reported = survey.first(found)
+                reported = first(model, found)
                 out.first[release] = next(k for k, r in enumerate(found) if r is reported)
     model.release()
     return out

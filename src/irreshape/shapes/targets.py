@@ -10,17 +10,33 @@ scripts/make_releases.py).
 
 Only what the release reads differently from 2026.4.1 is reported here: a layer 2026.4.1 itself refuses (an opset
 no release knows, an op type no opset holds) is the main check's, not a target's.
+
+The reader is followed as measured (scripts/target_harness.py agrees with every release on every file tried): it
+lists a graph's layers in file order (an output port's precision it cannot parse, a name already listed where the
+release checks it), then makes the nodes a Result or Assign depends on, in the order of a walk up from them (an
+opset it does not know, an op its opset lacks, an attribute value or element type it cannot parse); a body is read
+as its layer is made; the first refusal stops it (:func:`first`). A file whose document ends within its first 512
+bytes is taken for no format by the releases that judge the format from those bytes.
+
+An input of the dynamic element type where an older release's validation wants it typed (DFT/IDFT-7,
+RDFT/IRDFT-9, ROIAlign-3/9 on 2023.0.x, Mish-4 to 2024.0, SegmentMax-16's indices on 2025.1) is refused as measured
+on each op version's small model (an ``etype`` refusal whose words are the last line of the release's).
+
+What irreshape does not tell: ``element_type="undefined"`` (older releases refuse it where a Result receives it,
+"has undefined element type", measured on a Parameter feeding a Result only); other validation or shape inference
+of an older release beyond its IR reader (none seen: 3,000 files of the type sweep, a Parameter retyped, agree on
+every release); extension layers (openvino_tokenizers' and others', which each release reads only with its own
+extension).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from operator import attrgetter
 
-from .releases import (CHECKS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE, PRECISION_SINCE, RELEASES,
-                       VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
-from .versions import opset_number, resolve
+from .releases import (CHECKS, DYNAMIC_INPUT_SINCE, DYNAMIC_WORDS, ETYPE_SINCE, ETYPE_WORDS, OP_SINCE, OPSET_SINCE,
+                       PRECISION_SINCE, RELEASES, VALUE_SINCE, VALUE_WORDS, WORDINGS, WORDS)
+from .versions import opset_number, resolve, translated
 
 _INDEX = {r: i for i, r in enumerate(RELEASES)}
 _LAST = len(RELEASES) - 1
@@ -78,94 +94,210 @@ def _since(i: int) -> str | None:
     return RELEASES[i] if i <= _LAST else None
 
 
-def _written_id(layer) -> str:
-    return layer.id.rsplit("/", 1)[-1]
-
-
 def refusals(model, release: str) -> list[Refusal]:
     """Every reason ``release``'s ``read_model`` refuses ``model`` (an IRModel) that 2026.4.1 reads, in file
     order. ``release`` is one of :func:`known` (:func:`canonical` first). A layer no Result or Assign depends on
-    is listed by the reader (its name, its ports' precisions) but never made: only its listing can be refused.
-    For several releases of one model, :class:`Survey` walks the model once."""
-    return Survey(model).refusals(release)
+    is listed by the reader (its name, its ports' precisions) but never made: only its listing can be refused."""
+    return refusals_by_release(model, (release,))[release]
 
 
-class Survey:
-    """One walk of a model for every release: the layers whose listing or making any release may refuse (a
-    refusal by a release is one by the oldest too: what a release refuses is newer than it, so newer than the
-    oldest; duplicate names are found once). :meth:`refusals` then judges only those, per release."""
+def refusals_by_release(model, releases: Iterable[str]) -> dict[str, list[Refusal]]:
+    """:func:`refusals` for each of ``releases``, the file scanned once for them all."""
+    found: "dict[str, list[Refusal]]" = {}
+    scan: "_Scan | None" = None
+    for release in releases:
+        i = _INDEX[release]
+        if i == _LAST:
+            found[release] = []
+            continue
+        if scan is None:
+            scan = _Scan(model)
+        found[release] = scan.at(i)
+    return found
+
+
+class _Scan:
+    """What of a file some release may refuse, found once: each candidate (file place, order within the layer,
+    kind, layer, the first release index that reads it, how its words are made), and the layers made."""
+
+    __slots__ = ("model", "listed", "made", "_reached")
 
     def __init__(self, model) -> None:
         self.model = model
-        self._listed: list[tuple[object, object, bool]] = []  # (graph, layer, its name listed before) to judge
-        self._made: list[object] = []  # the layers made whose making some release may refuse
-        self._rank: dict[tuple[str, int], int] | None = None  # for first(): the order of the reader's events
-        self._place: dict[int, int] | None = None  # each layer's place in file order (made when one is refused)
-        self._scan(model, {})
+        # (place, order within the layer, kind, layer, the first release index reading it (a precision; a name's
+        # releases are CHECKS' ranges), the key of its words, what)
+        self.listed: list[tuple] = []
+        self.made: list[tuple] = []  # (place, layer, [(kind, first index reading it, words(i), what)])
+        self._reached: "set[int] | None" = None
+        place = 0
+        for graph in _graphs(model):
+            seen: set[str] = set()
+            for layer in _in_file_order(graph):
+                place += 1
+                self._list(place, layer, seen)
+                self._make(place, layer, graph)
 
-    def _scan(self, graph, may: dict[tuple, bool]) -> None:
-        """The reader's events of ``graph`` (as :func:`_events` gives them), keeping the layers to judge: those
-        listed with a name listed before or a precision the oldest release does not read, and those made that
-        the oldest refuses (``may``: (type, version, id of the shared ``<data>``) -> whether it does)."""
-        layers = sorted((*graph.layers.values(), *graph.duplicates), key=_LINE)
-        seen: set[str] = set()
-        listed, new = self._listed, _NEW_PRECISIONS
-        for layer in layers:
-            twice = layer.name in seen
-            seen.add(layer.name)
-            if twice or any((p.precision or "").strip() in new for p in layer.outputs):
-                listed.append((graph, layer, twice))
-        bodies = False
-        for layer in layers:
-            key = (layer.type, layer.version, id(layer.data))
-            hit = may.get(key)
-            if hit is None:
-                hit = may[key] = bool(_layer_refusals(layer, 0))
-            bodies = bodies or hit or bool(layer.bodies)
-        if not bodies:
-            return  # no layer to make is refused by any release, and no body to read: the walk is not needed
-        for layer in _made(graph, layers):
-            if may[(layer.type, layer.version, id(layer.data))]:
-                self._made.append(layer)
-            for body in layer.bodies:
-                self._scan(body.model, may)
+    def _list(self, place: int, layer, seen: set[str]) -> None:
+        for port in layer.outputs:
+            p = port.head[1]
+            t = _PRECISION_OF.get(p.strip()) if p else None
+            at = PRECISION_SINCE.get(t) if t is not None else None
+            if at is not None:
+                self.listed.append(((layer.line, place), 0, "precision", layer, at, f"precision:{t}", f"precision {p}"))
+                break
+        name = layer.name
+        if name in seen:
+            kind = f"name:{_name_kind(layer)}"
+            if kind in CHECKS:
+                self.listed.append(((layer.line, place), 1, "name", layer, None, kind, name))
+        seen.add(name)
 
-    def refusals(self, release: str) -> list[Refusal]:
-        """:func:`refusals` of the model for ``release``."""
-        i = _INDEX[release]
-        if i == _LAST:
-            return []
+    def _make(self, place: int, layer, graph) -> None:
+        info = _op_info(layer.type, layer.version)
+        if info is None:
+            return
+        op, v, opset_at, op_at, valued = info
+        what = f"{op}-{v}"
+        found: list[tuple] = []
+        if opset_at:
+            found.append(("opset", opset_at, what))
+        if op_at > opset_at:
+            found.append(("op", op_at, what))
+        if valued:
+            for attr, text in layer.data.items():
+                key = (op, v, attr, text.strip().lower())
+                at = VALUE_SINCE.get(key)
+                if at is not None:
+                    found.append(("value", at, (key, attr, text, what)))
+        if (op, v) in _DYNAMIC_OPS:
+            graph.link()  # the inputs' producers (once per graph): what element type feeds each
+            for j, port in enumerate(layer.inputs):
+                at = DYNAMIC_INPUT_SINCE.get((op, v, j))
+                if at is not None and _declared_dynamic(port):
+                    found.append(("dynamic", at, (op, v, j)))
+        if op in ("Parameter", "Constant"):
+            text = layer.data.get("element_type", "")
+            t = text.strip().lower()
+            at = ETYPE_SINCE.get(t)
+            if at is not None:
+                found.append(("etype", at, ("param" if op == "Parameter" else "const", t, text)))
+        if found:
+            self.made.append(((layer.line, place), layer, found))
+
+    def reached(self) -> set[int]:
+        """id() of every layer the reader makes (bodies' too)."""
+        if self._reached is None:
+            self._reached = {id(layer) for phase, _, layer in _events(self.model) if phase == "make"}
+        return self._reached
+
+    def at(self, i: int) -> list[Refusal]:
         out: list[tuple[int, int, Refusal]] = []
         whole = _file_refusal(self.model, i)
         if whole is not None:
-            out.append((-1, 0, whole))
-        if self._place is None:
-            self._place = self._places()
-        place = self._place
-        for graph, layer, twice in self._listed:
-            found = _listed(graph, layer, i, {layer.name} if twice else set())
-            out.extend((place[id(layer)], k, r) for k, r in enumerate(found))
-        for layer in self._made:
-            out.extend((place[id(layer)], k, r) for k, r in enumerate(_layer_refusals(layer, i), 10))
+            out.append(((-1, 0), 0, whole))
+        for place, k, kind, layer, at, key, what in self.listed:
+            if kind == "precision":
+                if at > i:
+                    words = _at(ETYPE_WORDS.get(key, ()), i) or ""
+                    out.append((place, k, Refusal(layer, kind, str(words), what, _since(at))))
+            else:
+                entries = CHECKS[key]
+                words = _at(entries, i)
+                if words is not None:
+                    later = [first for first, w in entries if first > i and w is None]
+                    out.append((place, k, Refusal(layer, kind, str(words).format(name=layer.name), what,
+                                                  _since(later[0]) if later else None)))
+        pending = [(place, layer, found) for place, layer, found in self.made if any(at > i for _, at, _ in found)]
+        if pending:
+            reached = self.reached()
+            for place, layer, found in pending:
+                if id(layer) in reached:
+                    for k, r in enumerate(_made_refusals(layer, found, i), 10):
+                        out.append((place, k, r))
         out.sort(key=lambda x: (x[0], x[1]))
         return [r for _, _, r in out]
 
-    def _places(self) -> dict[int, int]:
-        """id of each layer to judge -> its place in file order: its line, or where layers to judge share a line
-        (a file of one line), its index among all the layers (the bodies' too) sorted by line."""
-        judged = {id(la): la for _, la, _ in self._listed} | {id(la): la for la in self._made}
-        lines = {la.line for la in judged.values()}
-        if len(lines) == len(judged):
-            return {k: la.line for k, la in judged.items()}
-        return {id(la): k for k, la in enumerate(sorted(self.model.every_layer(), key=_LINE))}
 
-    def first(self, found: "list[Refusal]") -> "Refusal | None":
-        """:func:`first` of the model, the reader's order of events walked once for every release."""
-        if not found:
-            return None
-        if self._rank is None:
-            self._rank = _ranks(self.model)
-        return _earliest(self._rank, found)
+def _made_refusals(layer, found: list[tuple], i: int) -> list[Refusal]:
+    """What release ``i`` refuses as it makes the layer: its opset, else the op in it, else attribute values."""
+    fields = {"name": layer.name, "id": layer.id.rsplit("/", 1)[-1], "type": layer.type, "version": layer.version}
+    op_at = max((at for kind, at, _ in found if kind in ("opset", "op")), default=0)
+    for kind, at, what in found:
+        if kind == "opset" and at > i:  # the reader stops at the layer: nothing else of it is read
+            return [Refusal(layer, "opset", _words("opset", i).format(**fields), what, _since(op_at))]
+    for kind, at, what in found:
+        if kind == "op" and at > i:
+            return [Refusal(layer, "op", _words("op", i).format(**{**fields, "type": translated(layer.type)}), what,
+                            _since(at))]
+    out = []
+    for kind, at, detail in found:
+        if at <= i:
+            continue
+        if kind == "value":
+            key, attr, text, what = detail
+            words = _at(WORDINGS[VALUE_WORDS[key]], i) or ""
+            out.append(Refusal(layer, "value", str(words).format(value=text, VALUE=text.upper()),
+                               f"{what} {attr}={text}", _since(at)))
+        elif kind == "dynamic":
+            op, v, j = detail
+            words = _at(DYNAMIC_WORDS[detail], i) or ""
+            out.append(Refusal(layer, "etype", str(words), f"{op}-{v} input {j} of the dynamic element type",
+                               _since(at)))
+        elif kind == "etype":
+            place, t, text = detail
+            words = str(_at(ETYPE_WORDS.get(f"{place}:{t}", ()), i) or "").replace(f'"{t}"', f'"{text}"')
+            out.append(Refusal(layer, "etype", words, t, _since(at)))
+    return out
+
+
+_DYNAMIC_OPS = frozenset((op, v) for op, v, _ in DYNAMIC_INPUT_SINCE)
+_DYNAMIC = frozenset({"UNSPECIFIED", "DYNAMIC", "dynamic", "undefined", "UNDEFINED"})
+
+
+def _declared_dynamic(port) -> bool:
+    """The input is fed by an output the file declares of the dynamic element type (a Parameter's or Const's
+    ``element_type``, else its port's precision)."""
+    src = port.source
+    if src is None:
+        return False
+    producer = src.layer
+    if producer is not None and producer.kind in ("parameter", "const"):
+        return producer.data.get("element_type", "").strip().lower() in ("dynamic", "undefined")
+    return (src.precision or "").strip() in _DYNAMIC
+
+
+_OP_INFO: dict[tuple[str, str], "tuple[str, int, int, int, bool] | None"] = {}
+_VALUED = frozenset((op, v) for op, v, _, _ in VALUE_SINCE)
+
+
+def _op_info(type: str, version: str) -> "tuple[str, int, int, int, bool] | None":
+    """(op type, op version, first release index knowing its opset, first whose opset holds it, whether some value
+    of its attributes is not read by every release) of a layer's type and version; None where 2026.4.1 itself
+    does not read it (an extension's, or a refusal of the main check's)."""
+    key = (type, version)
+    if key not in _OP_INFO:
+        found = resolve(type, version)
+        if found is None or isinstance(found, str):
+            _OP_INFO[key] = None
+        else:
+            op, v = found
+            n = opset_number(version)
+            opset_at = OPSET_SINCE.get(n, 0) if n is not None else 0
+            op_at = max(opset_at, OP_SINCE.get((n, op), 0)) if n is not None else 0
+            _OP_INFO[key] = (op, v, opset_at, op_at, (op, v) in _VALUED)
+    return _OP_INFO[key]
+
+
+def _graphs(model) -> Iterable:
+    """The graph and, depth first, every body's graph: each is read by a deserializer of its own."""
+    yield model
+    for layer in (*model.layers.values(), *model.duplicates):
+        for body in layer.bodies:
+            yield from _graphs(body.model)
+
+
+def _in_file_order(graph) -> list:
+    return sorted((*graph.layers.values(), *graph.duplicates), key=lambda la: la.line)
 
 
 def _file_refusal(model, i: int) -> "Refusal | None":
@@ -188,79 +320,18 @@ def _file_refusal(model, i: int) -> "Refusal | None":
                    _since(later[0]) if later else None)
 
 
-def _listed(graph, layer, i: int, seen: set[str]) -> list[Refusal]:
-    """What the reader refuses as it lists a layer: an output port's precision, a name already listed."""
-    out: list[Refusal] = []
-    for port in layer.outputs:
-        p = (port.precision or "").strip()
-        t = _PRECISION_OF.get(p)
-        at = PRECISION_SINCE.get(t) if t is not None else None
-        if at is not None and at > i:
-            words = _at(ETYPE_WORDS.get(f"precision:{t}", ()), i) or ""
-            out.append(Refusal(layer, "precision", str(words), f"precision {p}", _since(at)))
-            break
-    if layer.name in seen:
-        entries = CHECKS.get(f"name:{_name_kind(layer)}")
-        words = _at(entries, i) if entries else None
-        if words is not None:
-            later = [first for first, w in entries if first > i and w is None]
-            out.append(Refusal(layer, "name", str(words).format(name=layer.name), layer.name,
-                               _since(later[0]) if later else None))
-    seen.add(layer.name)
-    return out
-
-
-def _layer_refusals(layer, i: int) -> list[Refusal]:
-    out: list[Refusal] = []
-    found = resolve(layer.type, layer.version)
-    if found is None or isinstance(found, str):
-        found = None  # an extension's layer, or one 2026.4.1 refuses itself: no target's business
-    n = opset_number(layer.version)
-    fields = {"name": layer.name, "id": _written_id(layer), "type": layer.type, "version": layer.version}
-    if found is not None:
-        op, v = found
-        what = f"{op}-{v}"
-        opset_at = OPSET_SINCE.get(n, 0) if n is not None else 0
-        op_at = OP_SINCE.get((n, op), 0) if n is not None else 0
-        if opset_at > i:
-            out.append(Refusal(layer, "opset", _words("opset", i).format(**fields), what,
-                               _since(max(opset_at, op_at))))
-            return out  # the reader stops at the layer: nothing else of it is read
-        if op_at > i:
-            out.append(Refusal(layer, "op", _words("op", i).format(**{**fields, "type": op}), what, _since(op_at)))
-            return out
-        for attr, text in layer.data.items():
-            key = (op, v, attr, text.strip().lower())
-            at = VALUE_SINCE.get(key)
-            if at is not None and at > i:
-                words = _at(WORDINGS[VALUE_WORDS[key]], i) or ""
-                out.append(Refusal(layer, "value", str(words).format(value=text, VALUE=text.upper()),
-                                   f"{what} {attr}={text}", _since(at)))
-        if op in ("Parameter", "Constant"):
-            t = layer.data.get("element_type", "").strip().lower()
-            at = ETYPE_SINCE.get(t)
-            if at is not None and at > i:
-                place = "param" if op == "Parameter" else "const"
-                words = _at(ETYPE_WORDS.get(f"{place}:{t}", ()), i) or ""
-                out.append(Refusal(layer, "etype", str(words), t, _since(at)))
-    return out
-
-
 def _precisions() -> dict[str, str]:
     from ..core.etypes import TYPES
     return {row.precision: t for t, row in TYPES.items()}
 
 
 _PRECISION_OF = _precisions()
-# the port precisions some release does not read (as :func:`_listed` reads a port's precision)
-_NEW_PRECISIONS = frozenset(p for p, t in _PRECISION_OF.items() if PRECISION_SINCE.get(t, 0) > 0)
 
 
 def _name_kind(layer) -> str:
     return {"parameter": "Parameter", "result": "Result"}.get(layer.kind, "Relu")
 
 
-_LINE = attrgetter("line")
 _FIRST_PASS = ("precision", "name")  # checked as the reader lists the layers, before it makes any node
 
 
@@ -268,26 +339,19 @@ def first(model, found: "list[Refusal]") -> "Refusal | None":
     """The one of ``found`` (:func:`refusals` of ``model``) the release reports: its IR reader lists a graph's
     layers in file order (their ports' precisions, their names), then makes the nodes in the order of a depth-first
     walk from each Result and Assign, in file order, up their inputs; a body is read as its layer's node is made."""
-    return _earliest(_ranks(model), found) if found else None
-
-
-def _earliest(rank: dict[tuple[str, int], int], found: "list[Refusal]") -> Refusal:
+    if not found:
+        return None
+    rank: dict[tuple[str, int], int] = {}
+    for phase, _, layer in _events(model):
+        rank.setdefault((phase, id(layer)), len(rank))
     late = len(rank)
     return min(found, key=lambda r: -1 if r.layer is None else  # the file as a whole: before any layer is read
                rank.get(("list" if r.kind in _FIRST_PASS else "make", id(r.layer)), late))
 
 
-def _ranks(model) -> dict[tuple[str, int], int]:
-    """("list" or "make", id of a layer) -> its place in the reader's order of events."""
-    rank: dict[tuple[str, int], int] = {}
-    for phase, _, layer in _events(model):
-        rank.setdefault((phase, id(layer)), len(rank))
-    return rank
-
-
 def _events(graph) -> Iterable:
     """("list", graph, layer) and ("make", graph, layer) in the order the reader does them, bodies within."""
-    layers = sorted((*graph.layers.values(), *graph.duplicates), key=_LINE)
+    layers = _in_file_order(graph)
     for layer in layers:
         yield "list", graph, layer
     for layer in _made(graph, layers):
@@ -300,10 +364,11 @@ def _made(graph, layers: list) -> list:
     """The layers in the order the reader makes their nodes: a depth-first walk from each Result and Assign (file
     order) up the edges into each layer (file order), a layer after its inputs."""
     into: dict[str, list[str]] = {}
-    edges = graph.edges  # the readers' columns give the ends without an Edge object each
-    ends = edges.ends() if hasattr(edges, "ends") else ((e.from_layer, "", e.to_layer, "") for e in edges)
-    for from_layer, _, to_layer, _ in ends:
-        into.setdefault(to_layer, []).append(from_layer)
+    edges = graph.edges
+    ends = edges.ends() if hasattr(edges, "ends") else ((e.from_layer, e.from_port, e.to_layer, e.to_port)
+                                                          for e in edges)
+    for fl, _, tl, _ in ends:
+        into.setdefault(tl, []).append(fl)
     by_id = graph.layers
     done: set[str] = set()
     order = []

@@ -44,11 +44,16 @@ def opset_number(version: str | None) -> int | None:
     return int(m.group(1)) if m and not m.group(1).startswith("0") else None
 
 
+def translated(type: str) -> str:
+    """A layer's type as the IR reader names it before it looks it up (``ReLU`` → ``Relu``; ``squeeze`` stays)."""
+    return _TRANSLATE.get(type, type)
+
+
 def resolve(type: str, version: str) -> "tuple[str, int] | str | None":
     """(type as OpenVINO names it, op version) for a layer's ``type`` and ``version``; OpenVINO's refusal (a
     message) where its IR reader knows the opset and not the type in it, or knows no such opset; None for a
     version that is no opset's (an extension's: not judged)."""
-    name = _TRANSLATE.get(type, type)
+    name = translated(type)
     n = opset_number(version)
     if n is None:
         if name in _JOINED_OPSET6 and version in ("experimental", "extension"):

@@ -167,15 +167,19 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompa
         out.current = out.current or errors[:1]
     if out.judged:
         every = refusals_by_release(model, releases)  # one scan of the model, the table applied per release
-        for release in releases:
+        reported: dict[tuple, int] = {}  # the refusals' (layer, kind)s -> the one the release reports: a run
+        for release in releases:  # of releases refusing the same things reports the same one, found once
             found = every[release]
             out.refusals[release] = [
                 Refused(for_kind(r.kind).code, r.kind, r.what, r.since, r.message,
                         r.layer.line if r.layer is not None else None, r.layer.ref if r.layer is not None else None)
                 for r in found]
             if len(found) > 1:  # the one the release reports: it stops at the first it meets
-                reported = first(model, found)
-                out.first[release] = next(k for k, r in enumerate(found) if r is reported)
+                key = tuple((id(r.layer), r.kind) for r in found)
+                if key not in reported:
+                    one = first(model, found)
+                    reported[key] = next(k for k, r in enumerate(found) if r is one)
+                out.first[release] = reported[key]
     model.release()
     return out
 

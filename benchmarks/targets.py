@@ -84,7 +84,7 @@ def main() -> None:
         for key, goal in (("target wall", 1.10), ("target cpu", 1.10), ("compat wall", 2.0), ("compat cpu", 2.0)):
             name = ("--target / plain check" if key.startswith("target") else "compat / plain check") + \
                 (" (wall)" if key.endswith("wall") else " (CPU)")
-            print(f"{label:<22} {name:<34} {r[key]:6.2f}  <= {goal:<4} {'yes' if r[key] <= goal else 'NO'}")
+            print(f"{label:<22} {name:<34} {r[key]:6.3f}  <= {goal:<4} {'yes' if r[key] <= goal else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import pytest
 
 import irreshape
 from irreshape.checks import graphcheck, openvino, runtime
-from irreshape.core.findings import GRAPH, PLUGIN, PROBES, SCENARIOS
+from irreshape.core.findings import GRAPH, PLUGIN, PROBES, SCENARIOS, TARGETS
 from irreshape.rules import ALL, analyses
 
 DATA = Path(__file__).resolve().parents[1] / "data"
@@ -22,6 +22,7 @@ def test_each_family_declares_what_it_needs():
     assert all(needs[c] == {GRAPH} for c in needs if c.startswith("IR3"))
     assert all(needs[c] == {PLUGIN} for c in needs if c.startswith("IR4"))
     assert needs["IR501"] == needs["IR502"] == {SCENARIOS} and needs["IR503"] == {PROBES}
+    assert all(needs[c] == {TARGETS} for c in needs if c.startswith("IR6"))
     assert all(not needs[c] for c in needs if c[2] in "012")  # the file, the Reshape family: always read
     assert analyses(["IR101", "IR105", "IR014"]) == frozenset()
     assert analyses(["IR301", "IR503"]) == {GRAPH, PROBES}

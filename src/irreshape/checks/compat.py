@@ -61,6 +61,7 @@ class FileCompat:
     path: str
     releases: tuple[str, ...]
     refusals: dict[str, list[Refused]] = field(default_factory=dict)  # release -> its refusals ([]: reads it)
+    first: dict[str, int] = field(default_factory=dict)  # release -> the index of the refusal it reports
     current: list[Finding] = field(default_factory=list)  # why 2026.4.1's read_model itself refuses it
     unread: Finding | None = None  # why irreshape could not read the file at all
     internal_error: bool = False
@@ -84,11 +85,16 @@ class FileCompat:
             i -= 1
         return None if i == len(self.releases) else i
 
+    def reported(self, release: str) -> Refused | None:
+        """The refusal ``release``'s read_model reports (it stops at one); None where it reads the file."""
+        found = self.refusals.get(release)
+        return found[self.first.get(release, 0)] if found else None
+
     def why(self, i: int) -> Refused | None:
         """Why the release before ``releases[i]`` refuses the file: the refusal that ``releases[i]`` is the first
-        to read, else that release's first."""
-        before = self.refusals[self.releases[i - 1]]
-        return next((r for r in before if r.since == self.releases[i]), before[0] if before else None)
+        to read, else the one that release reports."""
+        before = self.releases[i - 1]
+        return next((r for r in self.refusals[before] if r.since == self.releases[i]), self.reported(before))
 
     @property
     def summary(self) -> str:
@@ -100,8 +106,8 @@ class FileCompat:
             return f"{short(self.releases[-1])} itself refuses it: {f.code} {f.message}"
         i = self.oldest()
         if i is None:
-            first = self.refusals[self.releases[-1]][0]
-            return f"no release irreshape knows reads it: {first.label}"
+            last = self.reported(self.releases[-1])
+            return f"no release irreshape knows reads it: {last.label if last else '?'}"
         if i == 0:
             return f"read by every release irreshape knows ({short(self.releases[0])} ... {short(self.releases[-1])})"
         why = self.why(i)
@@ -119,7 +125,8 @@ class FileCompat:
             "summary": self.summary,
             "refused_by_current": [f.to_json() for f in self.current],
             "releases": {r: None if not self.judged else {
-                "readable": not self.refusals[r], "refusals": [x.to_json() for x in self.refusals[r]]}
+                "readable": not self.refusals[r], "reported": self.first.get(r, 0) if self.refusals[r] else None,
+                "refusals": [x.to_json() for x in self.refusals[r]]}
                 for r in columns},
         }
 
@@ -144,7 +151,7 @@ def compat_file(path: str, max_xml_size: int = DEFAULT_MAX_SIZE) -> FileCompat |
 
 def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompat | None:
     from ..frontends.openvino import NotIR, parse
-    from ..shapes.targets import refusals
+    from ..shapes.targets import first, refusals_by_release
     from .openvino import check_model, readable
 
     try:
@@ -159,11 +166,20 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompa
     if out.unread is None and not readable(model):
         out.current = out.current or errors[:1]
     if out.judged:
-        for release in releases:
+        every = refusals_by_release(model, releases)  # one scan of the model, the table applied per release
+        reported: dict[tuple, int] = {}  # the refusals' (layer, kind)s -> the one the release reports: a run
+        for release in releases:  # of releases refusing the same things reports the same one, found once
+            found = every[release]
             out.refusals[release] = [
                 Refused(for_kind(r.kind).code, r.kind, r.what, r.since, r.message,
                         r.layer.line if r.layer is not None else None, r.layer.ref if r.layer is not None else None)
-                for r in refusals(model, release)]
+                for r in found]
+            if len(found) > 1:  # the one the release reports: it stops at the first it meets
+                key = tuple((id(r.layer), r.kind) for r in found)
+                if key not in reported:
+                    one = first(model, found)
+                    reported[key] = next(k for k, r in enumerate(found) if r is one)
+                out.first[release] = reported[key]
     model.release()
     return out
 

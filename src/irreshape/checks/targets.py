@@ -12,11 +12,12 @@ from ..rules.targets import for_kind
 def target_findings(model, targets: tuple[tuple[str, str], ...]) -> list[Finding]:
     """Every reason each target refuses ``model``, in file order per target: an IR6xx finding on the layer the
     release names, its message starting with the release, ``extra["target"]`` the target as the user wrote it."""
-    from ..shapes.targets import refusals
+    from ..shapes.targets import refusals_by_release
 
+    found = refusals_by_release(model, [release for _, release in targets])  # one scan for every target
     out = []
     for given, release in targets:
-        for r in refusals(model, release):
+        for r in found[release]:
             layer = r.layer
             out.append(Finding(for_kind(r.kind), f"{release}: {r.message}{since(r)}",
                                layer.line if layer is not None else None, layer.ref if layer is not None else None,

@@ -21,24 +21,24 @@ def cell(file: FileCompat, release: str) -> str:
     reads = file.reads(release)
     if reads is None:
         return NOT_JUDGED
-    return OK if reads else file.refusals[release][0].code
+    return OK if reads else file.reported(release).code  # type: ignore[union-attr]
 
 
 def runs(file: FileCompat, columns: tuple[str, ...]) -> Iterator[tuple[str, str, Refused]]:
-    """(first release, last release, the refusal) for each run of consecutive columns whose first refusal is one."""
+    """(first release, last release, the refusal) for each run of consecutive columns reporting one refusal."""
     if not file.judged:
         return
     start = last = None
     for release in columns:
-        first = file.refusals[release][0] if file.refusals[release] else None
-        if start is not None and (first is None or first.key != file.refusals[start][0].key):
-            yield start, last, file.refusals[start][0]
+        got = file.reported(release)
+        if start is not None and (got is None or got.key != file.reported(start).key):  # type: ignore[union-attr]
+            yield start, last, file.reported(start)  # type: ignore[misc]
             start = None
-        if first is not None and start is None:
+        if got is not None and start is None:
             start = release
         last = release
     if start is not None:
-        yield start, last, file.refusals[start][0]
+        yield start, last, file.reported(start)  # type: ignore[misc]
 
 
 def _span(a: str, b: str) -> str:

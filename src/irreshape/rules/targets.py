@@ -15,8 +15,9 @@ from ..core.findings import ERROR, TARGETS, Rule, rule
 OPSET = rule("IR601", "target-unknown-opset", ERROR, """
     The target release does not know the opset a layer's `version` names.
 
-    Each release reads a fixed set of opsets: 2023.0 up to opset11, 2023.3 up to opset13, 2024.0 up to
-    opset14, opset15 from 2024.3, opset16 from 2025.0, opset17 from 2026.2 (measured with each release's wheel).
+    Each release reads a fixed set of opsets: 2023.0 up to opset11, opset12 from 2023.1, opset13 from 2023.2,
+    opset14 from 2024.0, opset15 from 2024.2, opset16 from 2025.0, opset17 from 2026.2 (measured with each
+    release's wheel; `src/irreshape/shapes/releases.py` holds the table).
     Its `read_model` refuses the file at the first such layer: "Cannot create MaxPool layer pool id:3 from
     unsupported opset: opset14". Every Ultralytics YOLOv8/YOLO11 export (MaxPool-14) is refused by 2023.3 LTS
     for this reason. The message names the release and quotes its words; `irreshape compat FILE` shows which
@@ -26,42 +27,56 @@ OPSET = rule("IR601", "target-unknown-opset", ERROR, """
 OP = rule("IR602", "target-unknown-op", ERROR, """
     The target release knows the layer's opset, but that opset does not yet hold the layer's op type.
 
-    Opsets grew op by op across releases: opset15 came in 2024.3 with Col2Im and ScatterNDUpdate, while its
-    Squeeze, SliceScatter, SearchSorted and BitwiseLeftShift came only in 2024.6; opset16's ops arrived one by one
-    (Identity 2025.0, SegmentMax 2025.2, AvgPool and OneHot 2025.4). The release refuses the file: "Opset opset15
-    doesn't contain the operation with type: Squeeze".
+    Opsets grew op by op across releases: opset15 came in 2024.2 with Col2Im and ScatterNDUpdate, while
+    SliceScatter-15 came in 2024.4 and Squeeze-15 (and the ops opset15 takes over from older opsets) in 2024.5;
+    opset16's ops arrived one by one (Identity 2025.0, SegmentMax 2025.1, AvgPool 2025.3, OneHot 2025.4). The
+    release refuses the file: "Opset opset15 doesn't contain the operation with type: Squeeze".
     """, needs=(TARGETS,))
 ETYPE = rule("IR603", "target-unknown-element-type", ERROR, """
-    The target release does not read an element type the file uses (a Const's, a Parameter's, a Convert's
-    destination type...).
+    The target release does not read the element type of a Parameter or a Const.
 
-    nf4 is read from 2023.3; f8e4m3 and f8e5m2 from 2024.0 (2023.3 says "Incorrect type: F8E4M3"); u2, u3, u6,
-    f4e2m1 and f8e8m0 from 2024.3; 2023.0 refuses every type newer than itself. A compressed model (NNCF's
+    nf4 is read from 2023.2, string from 2023.3, f8e4m3 and f8e5m2 from 2024.0 (2023.3 says "Incorrect type:
+    F8E4M3"), u2, u3 and u6 from 2024.1, f4e2m1 and f8e8m0 from 2024.3. A compressed model (NNCF's
     4-bit or fp8 weights) written by a recent exporter is refused by older runtimes for this reason, and no
     rewrite makes it readable: the weights would have to be compressed again for that release.
     """, needs=(TARGETS,))
-VALUE = rule("IR604", "target-unknown-attribute-value", ERROR, """
+PRECISION = rule("IR604", "target-unknown-precision", ERROR, """
+    The target release does not read the element type an output port's `precision` names.
+
+    The IR reader reads every layer's port precisions as it lists the layers, before it makes any node: a port
+    declaring `U2` or `F8E8M0` is refused by a release that does not know the type, whatever the layer computes.
+    """, needs=(TARGETS,))
+VALUE = rule("IR605", "target-unknown-attribute-value", ERROR, """
     The target release knows the layer's op version but not the value of one of its attributes.
 
     Attribute values count, not only op versions: a MaxPool-14 with `rounding_type="floor"` is read by 2024.0,
-    one with `"ceil_torch"` only from 2024.3. The release refuses the file with its own words about the value.
+    one with `"ceil_torch"` only from 2024.1 ('"ceil_torch" is not a member of enum ov::op::RoundingType'); an
+    attribute naming an element type (`index_element_type`, `output_type`, `destination_type`) that the release
+    does not know is refused the same way.
     """, needs=(TARGETS,))
-NAME = rule("IR605", "target-name-not-unique", ERROR, """
+NAME = rule("IR606", "target-name-not-unique", ERROR, """
     The target release refuses the file because two layers share a name.
 
-    Some releases check that layer names are unique when they read an IR and others do not: 2023.3 and 2024.0
-    refuse a tokenizer IR with "Invalid IR! Convert_117 name is not unique!", later releases read it (measured).
+    Releases up to 2024.0 check that layer names are unique when they read an IR, later ones do not: 2023.3 and
+    2024.0 refuse a tokenizer IR with "Invalid IR! Convert_117 name is not unique!" (measured).
     Renaming one of the layers makes the file readable there.
     """, needs=(TARGETS,))
+FILE = rule("IR607", "target-file-refused", ERROR, """
+    The target release refuses the file as a whole, before any layer.
+
+    Releases up to 2024.4 judge a file's format by its first 512 bytes: an IR whose document ends within them is
+    taken for no format they read ("Unable to read the model", measured). The finding has no layer.
+    """, needs=(TARGETS,))
 OTHER = rule("IR609", "target-refused", ERROR, """
-    The target release refuses the file for a reason measured with its wheel that none of IR601 to IR605 covers.
+    The target release refuses the file for a reason measured with its wheel that none of IR601 to IR607 covers.
 
     The message quotes the release's own words and names the layer where the release does.
     """, needs=(TARGETS,))
 
-RULES = (OPSET, OP, ETYPE, VALUE, NAME, OTHER)
+RULES = (OPSET, OP, ETYPE, PRECISION, VALUE, NAME, FILE, OTHER)
 # Refusal.kind -> the rule its findings are reported under (a kind not listed: OTHER)
-BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "value": VALUE, "name": NAME}
+BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "precision": PRECISION, "value": VALUE,
+                            "name": NAME, "file": FILE}
 
 
 def for_kind(kind: str) -> Rule:

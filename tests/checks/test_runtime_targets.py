@@ -252,3 +252,40 @@ def test_compat_on_files_it_cannot_judge(tmp_path):
 def test_compat_jobs_agree():
     paths = [str(DATA / n) for n in FIXTURES]
     assert compat_json("-j", "1", *paths) == compat_json("-j", "2", *paths)
+
+
+# -- compat against the harness's labels (scripts/target_harness.py: every release's read_model on each file) ---
+HARNESS = json.loads((ROOT / "tests" / "data" / "targets" / "labels.json").read_text())
+
+
+def _refusing(runs: list) -> set[str]:
+    """The releases that refuse a file, from the harness's runs ((first release index, verdict or None), ...)."""
+    out: set[str] = set()
+    for k, (first, verdict) in enumerate(runs):
+        end = runs[k + 1][0] if k + 1 < len(runs) else len(HARNESS["releases"])
+        if verdict is not None:
+            out.update(HARNESS["releases"][first:end])
+    return out
+
+
+HARNESS_READ = sorted(f for f, runs in HARNESS["files"].items() if known()[-1] not in _refusing(runs))
+# where irreshape's ordinary check says 2026.4.1 refuses a file it reads (measured): compat then judges no release
+MAIN_CHECK_WRONG = {"tests/data/targets/generated/value_Range-4_output_type_string.xml":
+                    "IR303 on a Range-4 whose output_type is string: read_model reads it"}
+SAMPLE = sorted({*__import__("random").Random(30).sample(HARNESS_READ, min(60, len(HARNESS_READ))),
+                 *MAIN_CHECK_WRONG})
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=MAIN_CHECK_WRONG[n]))
+                                  if n in MAIN_CHECK_WRONG else n for n in SAMPLE])
+def test_compat_agrees_with_the_harness(name):
+    """A seeded sample of the harness's files that 2026.4.1 reads: each release's verdict and the oldest release."""
+    from irreshape.checks.compat import compat_file
+
+    refusing = _refusing(HARNESS["files"][name])
+    got = compat_file(str(ROOT / name))
+    assert got is not None and got.judged, got and got.summary
+    assert {r for r in known() if not got.reads(r)} == refusing
+    i = got.oldest()
+    assert i is not None and all(r not in refusing for r in known()[i:])
+    assert i == 0 or known()[i - 1] in refusing

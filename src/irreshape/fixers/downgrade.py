@@ -827,15 +827,11 @@ def join(lines: list[bytes], result: FileResult, plan: Plan, targets: tuple[str,
          skip: Callable[[str], bool]) -> None:
     """``--fix --target``: the rewrites of what ``targets`` refuse in the file of ``result``, joined to the dims
     fixer's ``plan`` (one diff, one write): a dims change inside a layer removed goes with it."""
-    from ..frontends.openvino import NotIR, parse
+    from .openvino import model_of
 
-    model = result.model
-    if model is None:  # results that crossed a process boundary (--jobs) travel without it
-        try:
-            model = parse(result.path)
-        except NotIR:
-            plan.error = "no longer an IR file"
-            return
+    model = model_of(result, plan)
+    if model is None:
+        return
     reserved = frozenset(i for c in plan.changes for i in range(c.start, max(c.end, c.start + 1)))
     done = downgrade(lines, model, targets, unsafe, skip, reserved=reserved)
     down = done.plan

@@ -29,16 +29,23 @@ from . import Change, Plan, Refusal
 _DIM_LINE = re.compile(rb"^[ \t]*<dim>[ \t]*(-?[0-9]+)[ \t]*</dim>[ \t]*(?:\r\n|\r|\n)?\Z")
 
 
+def model_of(result: FileResult, plan: Plan):
+    """The parsed model of ``result``; None (the ``plan``'s error said) where the file is no longer an IR."""
+    if result.model is not None:
+        return result.model
+    try:  # results that crossed a process boundary (--jobs) travel without it
+        return parse(result.path)
+    except NotIR:
+        plan.error = "no longer an IR file"
+        return None
+
+
 def fix_bytes(lines: list[bytes], result: FileResult, skip: Callable[[str], bool]) -> Plan:
     """The line changes that fix the fixable layers of ``result`` (the file's ``lines``), less ``skip``."""
     plan = Plan()
-    model = result.model
-    if model is None:  # results that crossed a process boundary (--jobs) travel without it
-        try:
-            model = parse(result.path)
-        except NotIR:
-            plan.error = "no longer an IR file"
-            return plan
+    model = model_of(result, plan)
+    if model is None:
+        return plan
     plan.changes = _changes(lines, _plan(result, model, skip, lines, plan))
     return plan
 

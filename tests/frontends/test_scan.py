@@ -20,8 +20,9 @@ from test_fuzz import FUZZ, SOURCES, byte_ops, mutate_bytes, mutate_tree, struct
 ROOT = Path(__file__).resolve().parents[2]
 # (not those with bodies, granitemoehybrid's Loop: the scan declines a <layer> inside another, by design, and the
 # element-by-element reading takes them)
+# (the runtime targets' generated cases are written by hand, most not in the serializer's layout: not these)
 FIXTURES = sorted(p for d in ("tests/data", "examples/ir") for p in (ROOT / d).rglob("*.xml")
-                  if b"<body>" not in p.read_bytes())
+                  if b"<body>" not in p.read_bytes() and "targets" not in p.relative_to(ROOT / d).parts)
 HEAD = '<?xml version="1.0"?>\n<net name="m" version="11">\n\t<layers>\n'
 TAIL = '\t</layers>\n\t<edges>\n\t\t<edge from-layer="0" from-port="0" to-layer="1" to-port="0" />\n\t</edges>\n</net>\n'
 PARAM = ('\t\t<layer id="0" name="x" type="Parameter" version="opset1">\n\t\t\t<data shape="2,3" element_type="f32" />\n'

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from ..core import etypes
+from ..core.dims import Dim
 from ..core.results import FileResult
 from ..frontends.openvino.model import IRModel, Layer
 from ..shapes.opsets import OPSETS
@@ -167,15 +168,16 @@ def _flag(layer: Layer, attr: str) -> bool:
     return layer.data.get(attr, "false").strip().lower() in ("true", "1")
 
 
-def _pool_out(size: int, kernel: int, stride: int, dilation: int, pb: int, pe: int, mode: str) -> int:
-    """A pooling window count along one axis (OpenVINO's pooling shape inference, explicit pads)."""
-    span = size + pb + pe - ((kernel - 1) * dilation + 1)
-    if mode == "floor":
-        return span // stride + 1
-    out = -(-span // stride) + 1
-    if mode == "ceil_torch" and (out - 1) * stride >= size + pb:
-        out -= 1
-    return out
+def _pool_out(size: int, kernel: int, stride: int, dilation: int, pb: int, pe: int, mode: str) -> Optional[int]:
+    """A pooling window count along one axis with explicit pads, as the pooling shape function computes it (None:
+    OpenVINO refuses the window, whatever the rounding)."""
+    from ..shapes.node import ShapeError, Undecided
+    from ..shapes.ops.pooling import pool_dim
+
+    try:
+        return pool_dim(Dim.of(size), kernel, stride, dilation, pb, pe, mode, False, 0).lo
+    except (ShapeError, Undecided):
+        return None
 
 
 def _rounding(layer: Layer, modes: tuple[str, ...]) -> "Attrs | str":

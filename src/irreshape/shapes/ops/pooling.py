@@ -104,7 +104,7 @@ def _same_padding(d: Dim, kernel: int, dilation: int, stride: int) -> tuple[int,
     return total // 2, total - total // 2
 
 
-def _pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, pad_end: int,
+def pool_dim(d: Dim, kernel: int, stride: int, dilation: int, pad_begin: int, pad_end: int,
               rounding: str, exclude_pad: bool, axis: int) -> Dim:
     """``pooling::append_spatial_shape`` for one spatial dim with explicit pads (size_t attributes, so a value
     written negative is past int64)."""
@@ -196,7 +196,7 @@ def _pool(node: Node, dilations: list[int], exclude_pad: bool, torch_ceil: bool)
             pb, pe = (low, high) if auto_pad == "same_upper" else (high, low)
         elif auto_pad == "valid":
             pb = pe = 0
-        out.append(_pool_dim(d, kernel[i], strides[i], dilations[i], pb, pe, rounding, exclude_pad, i))
+        out.append(pool_dim(d, kernel[i], strides[i], dilations[i], pb, pe, rounding, exclude_pad, i))
     return out
 
 

@@ -148,3 +148,35 @@ def test_fix_rewrites_an_input_port_only_precision(tmp_path):
     _lint_fix(xml)
     assert 'precision="I32"' not in xml.read_text()
     assert not [f for f in check_file(str(xml)).findings if f.code == "IR307"]
+
+
+def _shared_const(path: Path):
+    """The second of two Consts with equal <data> and dims in ``path`` (the check's verdict for the first serves
+    the second), or None."""
+    model = parse(str(path))
+    seen = set()
+    for layer in sorted(model.layers.values(), key=lambda lay: lay.line):
+        if layer.kind == "const" and len(layer.outputs) == 1 and layer.outputs[0].precision is not None:
+            key = (id(layer.data), id(layer.outputs[0].dims))  # the parser shares both between equal Consts
+            if key in seen:
+                return layer
+            seen.add(key)
+    return None
+
+
+@pytest.mark.parametrize("spelling", ["BOOL", "U8"])
+def test_a_lying_const_that_shares_its_data_is_found_and_fixed(tmp_path, spelling):
+    """A Const like one found ok (one <data>, one dims) whose own precision lies: IR307 on it, and --fix rewrites
+    its precision (the verdict shared between such Consts is not the lying one's)."""
+    src, const = next((p, c) for p in MODELS if (c := _shared_const(p)) is not None)
+    dst = tmp_path / src.name
+    lines = src.read_bytes().splitlines(keepends=True)
+    port = const.outputs[0]
+    lines[port.line - 1] = re.sub(rb' precision="[^"]*"', f' precision="{spelling}"'.encode(), lines[port.line - 1])
+    dst.write_bytes(b"".join(lines))
+    shutil.copyfile(src.with_suffix(".bin"), dst.with_suffix(".bin"))
+    result, found = _findings(dst)
+    assert [f.layer.id for f in found] == [const.id]
+    fixed = fix_file(result, write=True, skip=lambda i: False)
+    assert fixed.written and not fixed.error
+    assert dst.read_bytes() == src.read_bytes()

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from irreshape.checks import check_file
+from irreshape.fixers import fix_file
 from irreshape.core.etypes import TYPES, from_precision
 from irreshape.frontends.openvino import parse
 
@@ -167,7 +168,8 @@ def judge(edit: Edit, folder: Path) -> Verdict:
         refused = True
     allowed = edit.allowed()
     lie = refused or from_precision(edit.spelling) not in (allowed or ())
-    findings = check_file(str(path)).findings
+    result = check_file(str(path))
+    findings = result.findings
     after = Counter((f.code, f.layer.id if f.layer else None) for f in findings)
     lid = edit.layer.id
     added = after - edit.source.base
@@ -192,6 +194,23 @@ def judge(edit: Edit, folder: Path) -> Verdict:
             why.append("a lie: no IR307 on the layer")
         if any(f.severity == "error" for f in findings if (f.code, f.layer.id if f.layer else None) in added):
             why.append(f"an error for a warning: {sorted(added)}")
+        left = unfixed(result, edit, allowed) if allowed else None
+        if left is not None:
+            why.append(f"--fix leaves {left}")
     elif added or "IR307" in on_it:
         why.append(f"no lie, yet {sorted(added) or 'IR307'}")
     return Verdict(edit, refused, lie, not why, "; ".join(why))
+
+
+def unfixed(result, edit: Edit, allowed: set) -> str | None:
+    """What ``--fix`` leaves of a lie: the first edited line whose precision it does not rewrite to a spelling of a
+    type the port may declare (None: every one)."""
+    outcome = fix_file(result, write=False, skip=lambda lid: False)
+    if outcome.error:
+        return f"an error: {outcome.error}"
+    lines = outcome.new_bytes.splitlines()
+    for n in edit.lines:
+        m = re.search(rb' precision="([^"]*)"', lines[n - 1])
+        if m is None or from_precision(m.group(1).decode()) not in allowed:
+            return f"line {n}: {lines[n - 1].strip().decode(errors='replace')}"
+    return None

@@ -63,7 +63,8 @@ class LayerChecks:
         # a Const (half of a deep model's layers) like one found ok: the same verdict
         same = (id(layer.data), id(layer.outputs[0].dims)) if layer.kind == "const" and not self.every \
             and len(layer.outputs) == 1 else None
-        if same in self.consts and id(layer) not in self.rejected and self.refusal(layer) is None:
+        if same in self.consts and id(layer) not in self.rejected and id(layer) not in self.retyped \
+                and self.refusal(layer) is None:
             return None
         status, found, lying = _judge(layer, graph, self.verdicts, self.trusted)
         spared = False

@@ -225,6 +225,7 @@ class Graph:
         self.param_types: dict[str, str] = {}
 
         self.plugin = True  # whether the Reshape family's checks look for the CPU plugin's failures (IR4xx)
+        self._unknown = False  # the last _shape_sources met a source without a shape
         self._base: Graph | None = None  # a probe's: the reading whose shapes and values it shares outside...
         self._cone: Container[str] = ()  # ...the ids of the layers it re-infers (see probe)
 
@@ -485,11 +486,10 @@ class Graph:
         if self._base is not None and self._shared(port):
             return shapes[port]
         sources = self._shape_sources(layer)
-        for src in sources:
-            if src is not None and src not in shapes:  # a walk, for the sources first
-                walk(shapes, port, self._shape_sources, self._infer_shape,
-                     lambda lay, out, why: self._declared_shape(lay, out))
-                return shapes[port]
+        if self._unknown:  # a walk, for the sources first
+            walk(shapes, port, self._shape_sources, self._infer_shape,
+                 lambda lay, out, why: self._declared_shape(lay, out))
+            return shapes[port]
         shape = shapes[port] = self._infer_shape(layer, port, sources)
         return shape
 
@@ -521,7 +521,8 @@ class Graph:
 
     def _shape_sources(self, layer: Layer) -> list[Port | None]:
         """The output ports whose shapes the inference of ``layer``'s outputs needs: none for an op without a
-        shape function."""
+        shape function. ``_unknown`` then says whether one of them has no shape yet (a walk is due)."""
+        self._unknown = False
         if layer.kind == "const" or registry.op(layer.type, layer.version) is None:
             return []
         sources = [p.source for p in layer.inputs]
@@ -529,9 +530,15 @@ class Graph:
         for i, src in enumerate(sources):  # a Const's shape needs no walk: its own, at once; a probe's outside its
             if src is not None and src not in shapes:  # cone, its base's
                 if src.layer.kind == "const":  # type: ignore[union-attr]
-                    sources[i] = self._const_source(src)
-                elif self._base is not None:
-                    self._shared(src)
+                    known = self._const_shapes.get(id(src.layer.data))  # type: ignore[union-attr]
+                    if known is not None and known[1] is not None:  # _const_source, once its <data> is read
+                        sources[i] = key = known[3]
+                        if key not in shapes:
+                            shapes[key] = known[1]
+                    else:
+                        sources[i] = self._const_source(src)
+                elif self._base is None or not self._shared(src):
+                    self._unknown = True
         return sources
 
     def _const_source(self, port: Port) -> "Port | object":
@@ -578,13 +585,13 @@ class Graph:
             if unit is None or unit.arity is None:  # no shape function; or no input where none is known to be due
                 return self._take(layer, port, "trusted")
         shapes, taken = self._shapes, self._taken
-        ins = []
-        rests = False
-        for src in sources:
-            if src is None:
+        try:
+            ins = [shapes[src] for src in sources]
+        except KeyError:  # None: an input without an edge
+            if any(src is None for src in sources):
                 return self._take(layer, port, "undecided")
-            ins.append(shapes[src])
-            rests = rests or (bool(taken) and src in taken)
+            raise
+        rests = bool(taken) and not taken.isdisjoint(sources)
         op = registry.op(layer.type, layer.version)
         if len(ins) == 1 and op.passthrough and op.attrs_error(layer.data) is None:  # type: ignore[union-attr]
             out = ins[0]  # an op that keeps its input's shape (Convert, ReLU, Sigmoid...): nothing to ask

@@ -78,6 +78,11 @@ class Readings:
                 found.update(dict.fromkeys(roots.get(src.layer.id, ())))  # type: ignore[union-attr]
         return tuple(found)
 
+    def following(self) -> bool:
+        """Whether ``record`` has anything to follow for a layer neither blamed nor spared: a layer blamed so far
+        (its consumers may repeat it), or the blame reading (its shapes kept up)."""
+        return bool(self.roots) or self.alt is not None
+
     def record(self, layer: Layer, lying: list[Port], spared: dict[int, Shape] | None,
                refused: bool = False) -> tuple[str, ...]:
         """``layer`` judged: blamed for its ``lying`` output ports (they keep their declared dims in the blame
@@ -142,13 +147,15 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                 if judged is None:
                     continue
                 verdict, findings, lying, spared = judged
-                causes = readings.record(layer, lying, {} if spared else None,
-                                         verdict is not None and verdict.status is Status.INVALID)
-                if verdict is not None:
-                    verdict.causes = causes
-                    kept.append(verdict)
-                readings.found(findings)
-                result.findings.extend(findings)
+                if verdict is not None or lying or spared or readings.following():
+                    causes = readings.record(layer, lying, {} if spared else None,
+                                             verdict is not None and verdict.status is Status.INVALID)
+                    if verdict is not None:
+                        verdict.causes = causes
+                        kept.append(verdict)
+                if findings:
+                    readings.found(findings)
+                    result.findings.extend(findings)
                 continue
             refusal = others.refusal(layer)
             if refusal is not None:  # OpenVINO rejects its input types: that is its one finding

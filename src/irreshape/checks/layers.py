@@ -51,7 +51,7 @@ class LayerChecks:
         self.retyped = {id(p.layer) for p in graph.retyped} if not graph.scenario else set()
         self.trusted: dict[str, Layer] = {}
         self.verdicts: dict[tuple[int, int], tuple] = {}
-        self.consts: set[tuple[int, int]] = set()  # Consts of one <data> and one dims tuple found ok: the same verdict
+        self.consts: set[tuple] = set()  # Consts of one <data>, dims tuple and version found ok: the same verdict
 
     def check(self, layer: Layer, graph: Graph, second: Callable[[], Graph | None],
               excused: Callable[[], bool] = lambda: True) -> Judged | None:
@@ -60,12 +60,13 @@ class LayerChecks:
         (where the layers blamed before keep their declared dims) is spared: its findings are that reading's, its
         verdict OpenVINO's; one that OpenVINO rejects only where ``excused()`` (a layer blamed upstream of it has
         an error). None for a Const like one found ok."""
-        # a Const (half of a deep model's layers) like one found ok: the same verdict
-        same = (id(layer.data), id(layer.outputs[0].dims)) if layer.kind == "const" and not self.every \
-            and len(layer.outputs) == 1 else None
-        if same in self.consts and id(layer) not in self.rejected and id(layer) not in self.retyped \
-                and self.refusal(layer) is None:
-            return None
+        # a Const (half of a deep model's layers) like one found ok (one <data>, dims and version: one refusal of
+        # its version too): the same verdict, but for its own precision and type errors
+        same = None
+        if layer.kind == "const" and not self.every and len(layer.outputs) == 1:
+            same = (id(layer.data), id(layer.outputs[0].dims), layer.version)
+            if same in self.consts and id(layer) not in self.rejected and id(layer) not in self.retyped:
+                return None
         status, found, lying = _judge(layer, graph, self.verdicts, self.trusted)
         spared = False
         # a layer that fails may repeat a lie upstream (the blame reading spares it); OpenVINO's refusal of it

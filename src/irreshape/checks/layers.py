@@ -76,7 +76,7 @@ class LayerChecks:
             status2, found2, _ = _judge(layer, alt, self.verdicts, {})
             if status2 not in _BLAMED:
                 found, lying, spared = found2, [], True
-        refusal = self.refusal(layer)
+        refusal = self.refusal(layer) if self.versions is not None or id(layer) in self.rejected else None
         if refusal is not None and status is not Status.INVALID:
             status = Status.INVALID
             found, spared = [refusal], False
@@ -110,7 +110,8 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
     findings: list[Finding] = []
     lying: list[Port] = []
     for port in layer.outputs:
-        shape, origin = graph.shape(port), graph.origin(port)
+        shape = graph.shape(port)
+        origin = graph.origin(port)
         if origin in _READ:
             found = _compare(layer, port, shape, verdicts)
             if found:
@@ -135,8 +136,12 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
                                     layer.ref))
     if status is Status.INVALID:
         lying = list(layer.outputs)
-    elif layer.inputs:
-        findings += _edges(layer, graph)
+    else:
+        for port in layer.inputs:  # _edges' question first: an input repeating its producer's dims is no news
+            src = port.source
+            if src is not None and port.dims is not src.dims and port.dims != src.dims:
+                findings += _edges(layer, graph)
+                break
     return status, findings, lying
 
 

@@ -225,9 +225,12 @@ class _Probe:
         for v in suspects:
             k = by.get(v.layer.id)
             verdict = _pin(holds[v.layer.id]) if k is not None and len(holds[v.layer.id]) > 1 else None
+            # at none of the values tried: dim k alone decides the suspect, or it fails there whatever the other
+            # dims, left dynamic (a dim a special zero copies: [0,-1,7,d1] on [?,?] fails at every d1, any d0)
             if verdict is None and k is not None and not base and len(holds[v.layer.id]) > 1 \
-                    and all(holds[v.layer.id].values()) and self.alone(v, k):
-                verdict = "never"  # at none of the values tried
+                    and all(holds[v.layer.id].values()) \
+                    and (self.alone(v, k) or UPSTREAM not in holds[v.layer.id].values()):
+                verdict = "never"
             if verdict is None:
                 rest.append(v)
                 continue

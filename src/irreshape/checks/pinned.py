@@ -73,7 +73,7 @@ class _Probe:
         self.dims = list(_dynamic_dims(model, graph))  # (Parameter, axis, dim)
         self.shapes = {p.id: graph.shape(p.outputs[0]) for p, _, _ in self.dims}
         self.remainders = list(remainders)  # values the irregular suspects that divide a dim are screened at too
-        self.extra = _solutions(suspects) | set(self.remainders)
+        self.extra = _solutions(suspects)
         self.found: list[Finding] = []
         self.decided: set[str] = set()  # suspects a probe has judged on a static input, or failed
         self.judged: set[str] = set()  # those the last probe judged
@@ -97,15 +97,19 @@ class _Probe:
         # each value of SCREEN at every dim, then the axes at distinct values (one axis at one value in every
         # input, so that dims tied across inputs stay tied): a pin of one dim to another of its input
         distinct = {k: DISTINCT[self.dims[k][1] % len(DISTINCT)] for k in range(len(self.dims))}
-        # (and, for a suspect that divides a dim, each of the values that leave a remainder: see _remainders)
-        screens = [dict.fromkeys(range(len(self.dims)), v) for v in SCREEN] + [distinct] + \
-            [dict.fromkeys(range(len(self.dims)), v) for v in self.remainders]
+        # (and, for a suspect that divides a dim, each of the values that leave a remainder, see _remainders: one
+        # where a suspect fails is probed with the others)
+        screens = [dict.fromkeys(range(len(self.dims)), v) for v in (*SCREEN, *self.remainders)]
+        screens.insert(len(SCREEN), distinct)
         for i, values in enumerate(screens):
             assign = {self.key(k): n for k, n in values.items() if self.dims[k][2].contains(n)}
             # one failure is enough to probe further; past 1 and 2, only the irregular suspects
             pending = [v for v in suspects if v.layer.id not in failing and (i < 2 or v.layer.id in irregular)]
             if assign and pending:
-                failing.update(lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM)
+                new = {lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM}
+                if new and i > len(SCREEN):
+                    self.extra.update(assign.values())
+                failing |= new
         self.decided.clear()
         return [v for v in suspects if v.layer.id in failing]
 

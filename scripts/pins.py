@@ -6,7 +6,9 @@ inference at several sizes are the truth. Prints:
 
 * pinned: cases that hold at some assignments and not others, and how many irreshape finds (IR503);
 * cpu: cases the CPU plugin runs at some sizes and fails at others, how many get a warning on the Reshape, and of
-  those ``Model.reshape`` accepts at every size (the plugin alone fails) how many get an IR4xx;
+  those whose shapes OpenVINO infers at every size with volumes that agree (the plugin alone fails) how many get
+  an IR4xx (behind a special zero OpenVINO builds a Reshape whose volumes disagree: a case that holds at some
+  sizes only is a pin, IR503's, and one that holds at none an error or IR404's);
 * controls: cases that hold and run everywhere, and how many get an IR503 or IR4xx (unfair, target 0).
 
     python scripts/pins.py -n 400 --seed 1 --json pins.json

@@ -52,9 +52,13 @@ def divided(shape, by, rest):  # view(b // by, by, *rest): only b that ``by`` di
     return x, ops.reshape(ops.relu(x), ops.concat([first, c([by]), rest(x)], 0), False, name="pin")
 
 
-def computed_view(shape, pieces):  # a view whose pattern is a Concat of pieces (ShapeOf dims and constants)
-    x = ops.parameter(ov.PartialShape(shape), np.float32, name="x")
-    return x, ops.reshape(ops.relu(x), ops.concat(pieces(x), 0), False, name="pin")
+def computed_view(shape, pieces, special_zero=False):  # a view whose pattern is a Concat of pieces (ShapeOf dims
+    x = ops.parameter(ov.PartialShape(shape), np.float32, name="x")  # and constants)
+    return x, ops.reshape(ops.relu(x), ops.concat(pieces(x), 0), special_zero, name="pin")
+
+
+def quotient(x, i, k):  # dim i of x floor-divided by k (0 below k: a special zero then copies dim i)
+    return ops.divide(dims_of(x, i), c([k]))
 
 
 # each pinning model with an input shape at which it holds
@@ -75,6 +79,15 @@ PINNING = {
     "sequence_divided": (lambda: computed_view("?,?,8", lambda x: [dims_of(x, 0), ops.divide(dims_of(x, 1), c([2])),
                                                                    c([2, 8])]), [2, 6, 8]),
     "dim_taken_twice": (lambda: computed_view("8,?", lambda x: [dims_of(x, 1), dims_of(x, 1), c([8])]), [8, 1]),
+    # issue 29 §5: a quotient of a dim beside a -1, behind special zeros: it holds at 1, 2 and 5 (below the divisor
+    # the quotient is 0, which copies the dim), and fails where the quotient divides neither the dim nor the static
+    # dims (d0 // 2 = 5 at 11, d2 // 3 = 5 at 16): the -1 has no integer value there
+    "quotient_beside_minus_one": (lambda: computed_view("?,6", lambda x: [quotient(x, 0, 2), c([-1])], True),
+                                  [4, 6]),
+    "quotient_by_3_beside_minus_one": (lambda: computed_view("8,4,?", lambda x: [c([2, -1]), quotient(x, 2, 3)],
+                                                             True), [8, 4, 6]),
+    "quotient_between_special_zeros": (lambda: computed_view("4,?,4,?", lambda x: [c([0, -1, 0]), quotient(x, 1, 3)],
+                                                             True), [4, 6, 4, 2]),
 }
 CONTROLS = {
     "yolo_head_shape_driven": yolo_head_shape_driven,
@@ -82,7 +95,14 @@ CONTROLS = {
     "window_minus_one_free": lambda: special_zero_view("?,?,64", [0, -1, 8, 8]),
     "shapeof_div_static": lambda: divided("?,48", 1, lambda x: c([48])),
 }
-VALUES = (1, 2, 3, 4, 6, 8, 16, 20, 32, 40)
+VALUES = (1, 2, 3, 4, 6, 8, 11, 16, 20, 32, 40)
+# models that hold at no assignment of their dynamic dims, which no one-dim sweep sees: a special zero copies one
+# dim, so whatever it is the rest cannot make the count (issue 29 §5: [0,-1,7,d1] on [?,?] needs d1 = 7·d1)
+NEVER = {
+    "zero_copy_minus_one_and_dim": lambda: computed_view("?,?", lambda x: [c([0, -1, 7]), dims_of(x, 1)], True),
+    "zero_copy_minus_one_and_dim_3d": lambda: computed_view("?,?,4", lambda x: [c([0]), dims_of(x, 1),
+                                                                                 c([-1, 3, 4])], True),
+}
 
 
 def _save(tmp_path, name, build):
@@ -119,6 +139,13 @@ def test_a_joint_pin_is_found(tmp_path, name):
     build, witness = PINNING[name]
     path = _save(tmp_path, name, build)
     assert _holds(path, witness) and False in _truth(path), "openvino: the model holds at some shapes only"
+    assert [(f.code, f.layer.name) for f in check_file(path).findings if f.code == "IR503"] == [("IR503", "pin")]
+
+
+@pytest.mark.parametrize("name", sorted(NEVER))
+def test_a_pattern_that_holds_nowhere_is_found(tmp_path, name):
+    path = _save(tmp_path, name, NEVER[name])
+    assert _truth(path) == {False}, "openvino: the model holds at no assignment tried"
     assert [(f.code, f.layer.name) for f in check_file(path).findings if f.code == "IR503"] == [("IR503", "pin")]
 
 

@@ -346,6 +346,39 @@ def test_a_dim_pinned_behind_a_special_zero_is_ir503(tmp_path):
     assert [f.layer.name for f in found] == ["RS"] and "only at 7 " in found[0].message
 
 
+def _dim(x, i):
+    return o15.gather(o15.shape_of(x), const([i]), const(0))
+
+
+# issue 29 §5: computed patterns behind a special zero that the CPU plugin runs at some sizes only, the pins IR503's:
+# a quotient of a dim beside a -1 (d2 // 3 = 5 at 16 leaves the -1 no integer value), and a copied dim beside a -1
+# and the other dim, which no size makes hold
+COMPUTED = {
+    "quotient beside a -1": ([8, 4, -1], lambda x: [const([2, -1]), o15.divide(_dim(x, 2), const([3]))],
+                             [(8, 4, 6), (8, 4, 16)], [True, False]),
+    "copied dim beside a -1 and the other dim": ([-1, -1], lambda x: [const([0, -1, 7]), _dim(x, 1)],
+                                                 [(2, 7), (3, 2), (7, 1)], [False, False, False]),
+}
+
+
+@pytest.mark.parametrize("name", list(COMPUTED))
+def test_a_computed_pattern_the_cpu_plugin_runs_at_some_sizes_is_ir503(tmp_path, name):
+    shape, pieces, feeds, runs = COMPUTED[name]
+    x = param(shape)
+    y = relu(o15.reshape(x, o15.concat(pieces(x), 0), True, name="RS"))
+    xml = tmp_path / "m.xml"
+    ov.save_model(ov.Model([y], [x], "m"), str(xml), compress_to_fp16=False)
+    for i, feed in enumerate(feeds):
+        np.savez(tmp_path / f"f{i}.npz", f32(*feed))
+    [plugin] = map(json.loads, _child(tmp_path, [{"name": "m", "xml": str(xml), "feeds": [
+        str(tmp_path / f"f{i}.npz") for i in range(len(feeds))]}]).splitlines())
+    # a computed pattern runs unchecked: an output of another element count fails too
+    runs_of = plugin["runs"] if "compile" not in plugin else [{"error": plugin["compile"]}] * len(feeds)
+    ran = ["error" not in run and np.prod(run["shapes"][0]) == np.prod(feed) for run, feed in zip(runs_of, feeds)]
+    assert ran == runs, plugin
+    assert [(f.code, f.layer.name) for f in check_file(str(xml)).findings if f.code == "IR503"] == [("IR503", "RS")]
+
+
 # -- generated cases (tests/irtools/pins.py; scripts/pins.py runs hundreds) ---------------------------------------
 
 GENERATED = 40

@@ -43,8 +43,10 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
     suspects = [v for v in verdicts if kinds[v.layer.id]]
     if not suspects:
         return []
-    probe = _Probe(model, graph, suspects)
-    suspects = probe.screen(suspects, {lid for lid, kind in kinds.items() if kind == IRREGULAR})
+    irregular = [v for v in suspects if kinds[v.layer.id] == IRREGULAR]
+    remainders = _remainders(irregular, graph)
+    probe = _Probe(model, graph, suspects, remainders)
+    suspects = probe.screen(suspects, {v.layer.id for v in irregular})
     for batch in probe.batches() if suspects else ():
         suspects = probe.sweep(suspects, batch, {})
         if not suspects:
@@ -66,10 +68,11 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
 class _Probe:
     """The graph re-inferred at chosen values of the dynamic Parameter dims, and the suspects judged there."""
 
-    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult]) -> None:
+    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult], remainders: list[int] = ()) -> None:
         self.model, self.graph = model, graph
         self.dims = list(_dynamic_dims(model, graph))  # (Parameter, axis, dim)
         self.shapes = {p.id: graph.shape(p.outputs[0]) for p, _, _ in self.dims}
+        self.remainders = list(remainders)  # values the irregular suspects that divide a dim are screened at too
         self.extra = _solutions(suspects)
         self.found: list[Finding] = []
         self.decided: set[str] = set()  # suspects a probe has judged on a static input, or failed
@@ -94,12 +97,19 @@ class _Probe:
         # each value of SCREEN at every dim, then the axes at distinct values (one axis at one value in every
         # input, so that dims tied across inputs stay tied): a pin of one dim to another of its input
         distinct = {k: DISTINCT[self.dims[k][1] % len(DISTINCT)] for k in range(len(self.dims))}
-        for i, values in enumerate([dict.fromkeys(range(len(self.dims)), v) for v in SCREEN] + [distinct]):
+        # (and, for a suspect that divides a dim, each of the values that leave a remainder, see _remainders: one
+        # where a suspect fails is probed with the others)
+        screens = [dict.fromkeys(range(len(self.dims)), v) for v in (*SCREEN, *self.remainders)]
+        screens.insert(len(SCREEN), distinct)
+        for i, values in enumerate(screens):
             assign = {self.key(k): n for k, n in values.items() if self.dims[k][2].contains(n)}
             # one failure is enough to probe further; past 1 and 2, only the irregular suspects
             pending = [v for v in suspects if v.layer.id not in failing and (i < 2 or v.layer.id in irregular)]
             if assign and pending:
-                failing.update(lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM)
+                new = {lid for lid, why in self.judge(pending, assign).items() if why and why != UPSTREAM}
+                if new and i > len(SCREEN):
+                    self.extra.update(assign.values())
+                failing |= new
         self.decided.clear()
         return [v for v in suspects if v.layer.id in failing]
 
@@ -219,9 +229,12 @@ class _Probe:
         for v in suspects:
             k = by.get(v.layer.id)
             verdict = _pin(holds[v.layer.id]) if k is not None and len(holds[v.layer.id]) > 1 else None
+            # at none of the values tried: dim k alone decides the suspect, or it fails there whatever the other
+            # dims, left dynamic (a dim a special zero copies: [0,-1,7,d1] on [?,?] fails at every d1, any d0)
             if verdict is None and k is not None and not base and len(holds[v.layer.id]) > 1 \
-                    and all(holds[v.layer.id].values()) and self.alone(v, k):
-                verdict = "never"  # at none of the values tried
+                    and all(holds[v.layer.id].values()) \
+                    and (self.alone(v, k) or UPSTREAM not in holds[v.layer.id].values()):
+                verdict = "never"
             if verdict is None:
                 rest.append(v)
                 continue
@@ -366,13 +379,15 @@ def _mirrors(layer: Layer, graph: Graph, shape: list[Dim], free: list[Dim]) -> b
     return len(indexes) == len(free)
 
 
-def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
-    """Whether the Reshape's pattern is computed through a division of a dynamic dim of a ShapeOf (TSM's
-    ``view(nt // n_segment, n_segment, ...)`` of the batch, ``view(b, l // 2, 2, d)`` of a sequence): it holds only
-    where the divisor divides the dim. A static feature dim split in two (``view(b, l, 2, d // 2)``) divides a
-    constant and is not suspect. Up to ``reach`` layers of the shape subgraph."""
+def _divides(layer: Layer, graph: Graph, reach: int = 32) -> list[int | None]:
+    """The divisors by which the Reshape's pattern is computed through a division of a dynamic dim of a ShapeOf
+    (TSM's ``view(nt // n_segment, n_segment, ...)`` of the batch, ``view(b, l // 2, 2, d)`` of a sequence): it
+    holds only where the divisor divides the dim. None for a divisor that is not one known number; empty where
+    there is no such division. A static feature dim split in two (``view(b, l, 2, d // 2)``) divides a constant
+    and is not suspect. Up to ``reach`` layers of the shape subgraph."""
     todo = [p.source for p in layer.inputs[1:2]]
     seen: set[int] = set()
+    out: list[int | None] = []
     while todo and len(seen) < reach:
         port = todo.pop()
         if port is None or id(port) in seen:
@@ -382,10 +397,31 @@ def _divides(layer: Layer, graph: Graph, reach: int = 32) -> bool:
         if producer.kind in ("divide", "floormod"):  # type: ignore[union-attr]
             value = graph.value(port)
             if isinstance(value, Value) and any(b.lo != b.hi for b in value.bounds) and _batch(producer, graph):
-                return True
+                k = graph.input_value(producer, producer.inputs[1]) if len(producer.inputs) > 1 else None
+                known = isinstance(k, Value) and k.bounds and all(b.lo == b.hi == k.bounds[0].lo for b in k.bounds)
+                out.append(k.bounds[0].lo if known else None)  # type: ignore[union-attr]
         elif producer.kind not in ("shapeof", "parameter", "const"):  # type: ignore[union-attr]
             todo += [p.source for p in producer.inputs]  # type: ignore[union-attr]
-    return False
+    return out
+
+
+def _remainders(suspects: list[LayerResult], graph: Graph) -> list[int]:
+    """Values of a dim worth screening the suspects that divide one (see _divides) at: where a dim ``d`` is
+    divided by ``k`` (a floor division), ``d = k·p + 1`` makes the quotient a prime ``p`` that divides neither
+    ``d`` nor the input's static dims, so that a -1 beside it, which must take the element count divided by the
+    quotient, has no integer value there ([?,6] by [d0 // 2, -1] with special_zero holds at 1 to 8, 10, 12, 13
+    and fails at 9, 11 and most odd values past them). Two such primes for each divisor, the smallest past 3."""
+    out: set[int] = set()
+    for v in suspects:
+        if v.layer.kind != "reshape" or v.input_shape is None:
+            continue
+        static = prod(d.lo for d in v.input_shape if d.is_static) or 1
+        for k in _divides(v.layer, graph):
+            if k is None or k < 2:
+                continue
+            primes = [p for p in (5, 7, 11, 13, 17, 19, 23) if static % p][:2]
+            out.update(k * p + 1 for p in primes)
+    return sorted(out)
 
 
 _THROUGH = ("convert", "squeeze", "unsqueeze")

@@ -42,15 +42,23 @@ from .reader import NO_DATA, Reader, dim_value, parser_options, read_net
 from ...core.findings import Problem
 
 _A = rb"(?:\s+[^\s=/<>]+\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*\s*"  # a tag's attributes (exact XML syntax)
-_RT_INFO = rb"<rt_info>[^<]*(?:<(?!/rt_info>)[^<]*)*</rt_info>\s*"
+# an element's content up to its end tag, possessive: giving any of it back leaves a "<" (or a byte before one) that
+# cannot start the end tag (what a backtracking pattern would retry, and save its groups for, at each "<")
+_CONTENT = rb"[^<]*+(?:<(?!/%s>)[^<]*+)*+"
+_RT_INFO = rb"<rt_info>" + _CONTENT % b"rt_info" + rb"</rt_info>\s*"
 _PORT_BODY = rb"(?:\s*<dim>[^<]*</dim>)*\s*(?:" + _RT_INFO + rb")?"
 _PORT = rb"<port" + _A + rb"(?:/>|>" + _PORT_BODY + rb"</port>)"
 _SECTION = re.compile(rb"(?:\s*" + _PORT + rb")*\s*")
 # A layer's skeleton; the content of <input> and <output> is checked against _SECTION when first seen.
-# Attributes as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the pattern.
+# The serializer's attributes (id, name, type, version: groups 1-4, values without "<", ">", "&", tab or newline),
+# else any attributes (group 5) as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the
+# pattern. Then <data>'s attributes (6), <input>'s and <output>'s content (7, 8), an <rt_info> (9).
+_VALUE = rb'"([^"&<>\t\n]*)"'
 _LAYER = re.compile(
-    rb"\s*<layer(\s[^>]*)>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>([^<]*(?:<(?!/input>)[^<]*)*)</input>\s*)?"
-    rb"(?:<output>([^<]*(?:<(?!/output>)[^<]*)*)</output>\s*)?(" + _RT_INFO + rb")?</layer>")
+    rb"\s*<layer(?: id=" + _VALUE + rb" name=" + _VALUE + rb" type=" + _VALUE + rb" version=" + _VALUE
+    + rb" ?|(\s[^>]*))>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>(" + _CONTENT % b"input" + rb")</input>\s*)?"
+    rb"(?:<output>(" + _CONTENT % b"output" + rb")</output>\s*)?(" + _RT_INFO + rb")?</layer>")
+_OWN_ATTRS = len(b'<layer id="')  # from a layer's start to its id's value, in the serializer's layout
 _PORTS = re.compile(rb"<port(" + _A + rb")(?:/>|>(" + _PORT_BODY + rb")</port>)")
 # port names: no part of the model, and unique to each port: each becomes ` names=""`, so that equal sections share
 # their reading (a port with two names has two: the section is then off the layout)
@@ -59,7 +67,6 @@ _NO_NAMES = b' names=""'
 _DIM = re.compile(rb"<dim>([^<]*)</dim>")
 # the usual layout of a port's content: one <dim> per line, the first on the line after the port
 _DIMS_PER_LINE = re.compile(rb"(?:[ \t]*\n[ \t]*<dim>[^<\n]*</dim>)*")
-_LAYER_ATTRS = re.compile(rb' id="([^"&\t\n]*)" name="([^"&\t\n]*)" type="([^"&\t\n]*)" version="([^"&\t\n]*)" ?')
 _CONST_DATA = re.compile(rb' element_type="([^"&\t\n]*)" shape="([^"&\t\n]*)" offset="([0-9]*)" size="([0-9]*)" ?')
 _PORT_ATTRS = re.compile(rb' id="([^"&\t\n]*)"(?: precision="([^"&\t\n]*)")?(?: names="")? ?')
 _ATTR = re.compile(rb"([^\s=]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
@@ -265,6 +272,8 @@ class Scanner:
         self.sections: dict[bytes, tuple[_Section, dict[int, tuple]]] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
         self.layers: dict[str, Layer] = {}  # the layers read so far, by id (the first of an id)
+        self.types: dict[bytes, tuple[str, str]] = {}  # a type attribute's bytes -> Reader.kind's answer
+        self.versions: dict[bytes, str] = {}  # a version attribute's bytes -> its shared string
 
     # -- the window ------------------------------------------------------------------------------
     def refill(self) -> bool:
@@ -347,7 +356,7 @@ class Scanner:
                     data, pos, line, at = self.data, 0, self.line, 0
                     continue
             if m is not None:
-                start = m.start(1) - 6
+                start = m.start(1) - _OWN_ATTRS if m.start(1) >= 0 else m.start(5) - 6
                 if m.end() - pos > _SPAN:
                     self.checker.distrust()
                 line += data.count(b"\n", at, start)
@@ -382,7 +391,8 @@ class Scanner:
         self.line, self.at = line, at
         self._drop(start + 9)
         # what only the layers needed goes before the edges are read: the model is then at its largest
-        self.data_dicts = self.sections = self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
+        self.data_dicts = self.sections = self.types = self.versions = None  # type: ignore[assignment]
+        self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
         edges = self._edges()
         tail = []  # the rest of the document, for the proof of its well-formedness
         kept = 0
@@ -398,28 +408,30 @@ class Scanner:
         return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
-        if m.group(5) is not None:
-            if m.group(5).find(b"<attribute") >= 0:
+        lid, name, typ, version, raw, data_raw, inputs, outputs, rt_info = m.groups()
+        if rt_info is not None:
+            if rt_info.find(b"<attribute") >= 0:
                 raise _OneLayer  # an <rt_info> the reader of a layer looks into
             self.checker.distrust()  # content the scan does not prove
-        raw = m.group(1)
-        a = _LAYER_ATTRS.fullmatch(raw)
         share = self.share
-        if a is not None:
-            if self.checker.proving and raw.find(b"<") >= 0:
-                self.checker.distrust()
-            lid, name, typ, version = a.groups()
-            lid, name, typ, version = lid.decode(), name.decode(), typ.decode(), version.decode()
+        if raw is None:  # the serializer's attributes; a type and a version are taken by their bytes
+            known = self.types.get(typ)  # type: ignore[arg-type]
+            if known is None:
+                known = self.types[typ] = self.reader.kind(typ.decode())  # type: ignore[index]
+            shared = self.versions.get(version)  # type: ignore[arg-type]
+            if shared is None:
+                shared = self.versions[version] = share(v := version.decode(), v)  # type: ignore[index]
+            lid, name = lid.decode(), name.decode()
         else:
             if b"\n" in raw:
                 raise _OneLayer
             self.checker.attributes(raw)
             attrs = _attrs(raw)
             lid, name, typ, version = (attrs.get(k, "") for k in ("id", "name", "type", "version"))
-        known = self.reader.kind(typ)
+            known, shared = self.reader.kind(typ), share(version, version)
         # the id is not put in ``share`` (tens of thousands of them): an edge takes it from its layer (_edge_region)
-        layer = Layer(lid, name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
-        raw = m.group(2)
+        layer = Layer(lid, name, known[0], known[1], shared, line, NO_DATA, (), ())
+        raw = data_raw
         if raw is not None:
             d = self.data_dicts.get(raw)
             if d is None:
@@ -440,8 +452,7 @@ class Scanner:
                     self.data_dicts[raw] = d
             layer.data = d
         data, sections = self.data, self.sections
-        for group in (3, 4):
-            sec = m.group(group)
+        for group, sec in ((7, inputs), (8, outputs)):
             if sec is None:
                 continue
             # find, not `in`: bytes' `in` first tries its operand as an int, and pays for the TypeError's message
@@ -462,7 +473,7 @@ class Scanner:
                 made = (Port(pairs[0][0], pairs[0][1], layer),)
             else:
                 made = tuple([Port(dims, head, layer) for dims, head in pairs])
-            if group == 3:
+            if group == 7:
                 layer.inputs = made
             else:
                 layer.outputs = made

@@ -72,6 +72,7 @@ _PORT_ATTRS = re.compile(rb' id="([^"&\t\n]*)"(?: precision="([^"&\t\n]*)")?(?: 
 _ATTR = re.compile(rb"([^\s=]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _EDGE = re.compile(rb'\n[ \t]*<edge from-layer="([^"&\t\n]*)" from-port="([^"&\t\n]*)" to-layer="([^"&\t\n]*)" '
                    rb'to-port="([^"&\t\n]*)" ?/>')
+_EDGE_TEXT = re.compile(_EDGE.pattern.decode())  # the same, over a region decoded at once: the ends come as strings
 _ANY_EDGE = re.compile(rb"<edge(" + _A + rb")/?>")
 _EDGES = re.compile(rb"\s*<edges\s*(/?)>")
 _PROLOG = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml(" + _A + rb")\?>)?\s*<net(" + _A + rb")>\s*<layers>")
@@ -272,6 +273,7 @@ class Scanner:
         self.sections: dict[bytes, tuple[_Section, dict[int, tuple]]] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
         self.layers: dict[str, Layer] = {}  # the layers read so far, by id (the first of an id)
+        self.ends: _Ends | None = None  # while the edges are read
         self.types: dict[bytes, tuple[str, str]] = {}  # a type attribute's bytes -> Reader.kind's answer
         self.versions: dict[bytes, str] = {}  # a version attribute's bytes -> its shared string
 
@@ -566,6 +568,7 @@ class Scanner:
             return Edges()
         edges = Edges()
         pos = m.end()
+        self.ends = _Ends(self.layers, self.share)
         while True:
             data = self.data
             end = data.find(b"</edges>", pos)
@@ -580,6 +583,7 @@ class Scanner:
                 self.line, self.at = line, cut
                 self._drop(end + 8 if end >= 0 else cut)
                 if end >= 0:
+                    self.ends = None  # type: ignore[assignment]
                     return edges
                 pos = 0
             elif not self.refill():
@@ -588,8 +592,8 @@ class Scanner:
     def _edge_region(self, begin: int, end: int, line: int, edges: Edges, last: bool) -> int:
         """Append the edges between ``begin`` (a line start, or just after ``<edges>``) and ``end`` (a line
         start, or ``</edges>`` when ``last``); the line of ``end``."""
-        data, share, layer = self.data, self.share, self.layers.get
-        found = _EDGE.findall(data, begin, end)
+        data, ends = self.data, self.ends
+        found = _EDGE_TEXT.findall(data[begin:end].decode())
         newlines = data.count(b"\n", begin, end)
         # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
         if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
@@ -597,10 +601,8 @@ class Scanner:
             # proven: one tag a line, the edge's own (no other "<"), values without "<"
             if self.checker.proving and (data.count(b"<", begin, end) != len(found) or end - begin > _SPAN):
                 self.checker.distrust()
-            # the four ends of every edge in order, decoded and shared (a layer's id from the layer, a port's from
-            # ``share``), in one list: no call per edge
-            edges.extend([la.id if (la := layer(s)) is not None else share(s, s)
-                          for s in map(bytes.decode, chain.from_iterable(found))],
+            # the four ends of every edge in order, shared, in one list: no Python code per edge
+            edges.extend(list(map(ends.__getitem__, chain.from_iterable(found))),
                          range(line + 1, line + 1 + len(found)))
             return line + newlines
         self.checker.distrust()  # off the layout the scan proves
@@ -613,8 +615,23 @@ class Scanner:
                 raise _Whole
             attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
-            edges.add(*[la.id if (la := layer(s)) is not None else share(s, s) for s in (a, b, c, d)], line)
+            edges.add(ends[a], ends[b], ends[c], ends[d], line)
         return line + data.count(b"\n", at, end)
+
+
+class _Ends(dict):
+    """An edge end's text -> the string the edges keep: a layer's id is the layer's own string (no second copy of
+    tens of thousands of ids), any other end (a port's id, a missing layer's) the shared one, entered when first met."""
+
+    __slots__ = ("share",)
+
+    def __init__(self, layers: dict[str, Layer], share) -> None:
+        super().__init__(zip(layers, layers))
+        self.share = share
+
+    def __missing__(self, end: str) -> str:
+        shared = self[end] = self.share(end, end)
+        return shared
 
 
 class _OneLayer(Exception):

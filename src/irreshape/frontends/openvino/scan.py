@@ -10,8 +10,10 @@ the ``<dim>`` lines from newline counts. It is exact, not heuristic:
   kind is tokenised by its ``<`` alone, so a pattern that matches a tag cannot match inside a value or
   a text.
 * ``<net>`` must hold ``<layers>`` and then ``<edges>``, and no ``<layer>``/``<edge>`` may stand
-  anywhere else, nor a second ``<layers>``/``<edges>`` (counted over the whole document): the sub-graph
-  of a TensorIterator or Loop (a ``<body>`` with layers and edges of its own) is read element by element.
+  anywhere else, nor a second ``<layers>``/``<edges>`` (counted past ``</layers>``; before it, looked for
+  where a layer the scan takes can hold other elements, its ``<rt_info>`` and its ports', and in a layer lxml
+  reads): the sub-graph of a TensorIterator or Loop (a ``<body>`` with layers and edges of its own) is read
+  element by element.
 * A ``<layer>`` whose content is not ``<data/>``, ``<input>``, ``<output>`` (ports of ``<dim>``s, an
   optional ``<rt_info>``) and an optional ``<rt_info>``, or whose tags span lines, or that holds a dim
   that is not a plain integer, is read by lxml on its own (the ``<layer>`` element alone), with the
@@ -256,8 +258,11 @@ class Scanner:
     """Reads the document a chunk at a time into a window (``data``), dropping what it has read.
 
     It drops only just after a ``>`` or at a line start, so that no tag it counts is ever cut in two:
-    every byte is checked once, in :meth:`_drop`, for the markup this reader does not take, and for the
-    ``<layer>`` and ``<edge>`` tags that must all be the ones it read.
+    every byte is checked once, in :meth:`_drop`, for the markup this reader does not take, and past
+    ``</layers>`` for the ``<layer>`` and ``<edge>`` tags that must all be the ones it read. Before it the
+    window holds whole layers: a layer the scan takes holds no other element (a tag's attributes hold no
+    "<" in a well-formed document) but in an ``<rt_info>``, where :meth:`_layer` and :meth:`_section` look
+    for them, as :meth:`_lxml_layer` does in a layer it reads.
     """
 
     def __init__(self, f, limit: int) -> None:
@@ -266,7 +271,7 @@ class Scanner:
         self.data = b""
         self.eof = False
         self.line, self.at = 1, 0  # the line of offset ``at`` of the window
-        self.tags = [0, 0]  # the "<layer" and "<edge" in the bytes dropped so far (<layers>, <edges> too)
+        self.tags = [0, 0]  # the "<layer" and "<edge" in the bytes dropped past </layers> (<edges> too)
         self.problems: list[Problem] = []
         self.reader = Reader(self.problems)
         self.share = self.reader.share
@@ -299,8 +304,9 @@ class Scanner:
             if i >= 0 or not self.refill():
                 return i
 
-    def _drop(self, p: int) -> None:
-        """Forget the window's first ``p`` bytes, counting their lines (from ``at``) and tags."""
+    def _drop(self, p: int, tags: bool = True) -> None:
+        """Forget the window's first ``p`` bytes, counting their lines (from ``at``) and, with ``tags``, their
+        ``<layer`` and ``<edge`` tags."""
         data = self.data
         # comments, CDATA, DOCTYPE, PIs; CR. "!" and "?" are rare in an IR: looking for the byte
         # alone is a scan at memory speed, and each one found is checked for the "<" before it.
@@ -314,10 +320,11 @@ class Scanner:
             raise _Whole
         self.line += data.count(b"\n", self.at, p)
         self.at = 0
-        # "<layers" and "<edges" count too: past the prolog the only one is the <edges> tag, so a sub-graph
-        # (a <body> holds <layers> and <edges>) or any stray section makes the counts differ
-        self.tags[0] += data.count(b"<layer", 0, p)
-        self.tags[1] += data.count(b"<edge", 0, p)
+        if tags:
+            # "<layers" and "<edges" count too: past </layers> the only one is the <edges> tag, so a sub-graph
+            # (a <body> holds <layers> and <edges>) or any stray section makes the counts differ
+            self.tags[0] += data.count(b"<layer", 0, p)
+            self.tags[1] += data.count(b"<edge", 0, p)
         self.data = data[p:]
 
     def _head(self) -> tuple[dict[str, str], int]:
@@ -352,7 +359,7 @@ class Scanner:
                 end = data.find(b"</layer", pos)
                 if end < 0 or end + 9 > len(data):  # not the whole of the next layer (or of </layers>) yet
                     self.line, self.at = line, at
-                    self._drop(pos)
+                    self._drop(pos, tags=False)  # whole layers (see the class's docstring)
                     end = self._find(b"</layer", 0)
                     while 0 <= end and len(self.data) < end + 9 and self.refill():
                         pass
@@ -390,7 +397,7 @@ class Scanner:
         if start - pos > _SPAN:
             self.checker.distrust()
         self.line, self.at = line, at
-        self._drop(start + 9)
+        self._drop(start + 9, tags=False)
         # what only the layers needed goes before the edges are read: the model is then at its largest
         self.data_dicts = self.sections = self.types = self.versions = None  # type: ignore[assignment]
         self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
@@ -404,13 +411,14 @@ class Scanner:
                 kept += cut
             self._drop(cut)
         self.checker.prove_tail(b"".join(tail))
-        if self.tags != [len(layers) + len(duplicates), len(edges) + 1]:
+        if self.tags != [0, len(edges) + 1]:
             raise _Whole  # a <layer> or an <edge> somewhere else
         return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
         lid, name, typ, version, raw, data_raw, inputs, outputs, rt_info = m.groups()
         if rt_info is not None:
+            _no_graph_tags(rt_info)
             if rt_info.find(b"<attribute") >= 0:
                 raise _OneLayer  # an <rt_info> the reader of a layer looks into
             self.checker.distrust()  # content the scan does not prove
@@ -485,6 +493,7 @@ class Scanner:
     def _section(self, sec: bytes) -> tuple[_Section, dict[int, tuple]]:
         """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once; beside them, the
         (dims, head) of each port by the section's line in its layer, filled as layers are read."""
+        _no_graph_tags(sec)  # in a port's <rt_info>
         if _SECTION.fullmatch(sec) is None:
             raise _OneLayer
         share = self.share
@@ -542,6 +551,9 @@ class Scanner:
         """One ``<layer>`` element read by lxml and :class:`.reader.Reader`, lines shifted."""
         from lxml import etree
 
+        if self.data.count(b"<layer", start, end) != 1:
+            raise _Whole  # a <layer> or <layers> in it
+        _no_graph_tags(self.data, start + 6, end)
         try:
             el = etree.fromstring(self.data[start:end], etree.XMLParser(**parser_options()))
         except etree.XMLSyntaxError:
@@ -633,6 +645,12 @@ class _Ends(dict):
     def __missing__(self, end: str) -> str:
         shared = self[end] = self.share(end, end)
         return shared
+
+
+def _no_graph_tags(data: bytes, start: int = 0, end: int | None = None) -> None:
+    """Refuse a ``<layer>`` or an ``<edge>`` (``<layers>``, ``<edges>``) in content the scan reads as a layer's."""
+    if data.find(b"<layer", start, end) >= 0 or data.find(b"<edge", start, end) >= 0:
+        raise _Whole
 
 
 class _OneLayer(Exception):

@@ -366,16 +366,17 @@ class Scanner:
                     data, pos, line, at = self.data, 0, self.line, 0
                     continue
             if m is not None:
-                start = m.start(1) - _OWN_ATTRS if m.start(1) >= 0 else m.start(5) - 6
-                if m.end() - pos > _SPAN:
+                start, stop = m.start(1), m.end()
+                start = start - _OWN_ATTRS if start >= 0 else m.start(5) - 6
+                if stop - pos > _SPAN:
                     self.checker.distrust()
                 line += data.count(b"\n", at, start)
                 at = start
                 try:
                     layer = self._layer(m, line, start)
                 except _OneLayer:
-                    layer = self._lxml_layer(start, line, m.end())
-                pos = m.end()
+                    layer = self._lxml_layer(start, line, stop)
+                pos = stop
             else:
                 start = data.find(b"<", pos)
                 if not data.startswith(b"<layer", start) or data[start + 6:start + 7] == b"s":

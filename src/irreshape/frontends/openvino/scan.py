@@ -493,7 +493,7 @@ class Scanner:
 
     def _section(self, sec: bytes) -> tuple[_Section, dict[int, tuple]]:
         """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once; beside them, the
-        (dims, head) of each port by the section's line in its layer, filled as layers are read."""
+        dims and the heads of its ports by the section's line in its layer, filled as layers are read."""
         _no_graph_tags(sec)  # in a port's <rt_info>
         if _SECTION.fullmatch(sec) is None:
             raise _OneLayer

@@ -137,6 +137,15 @@ def test_off_layout_documents_read_the_same(tmp_path, edit):
      '<edge from-layer="0" from-port="0" to-layer="1" to-port="0"><edge from-layer="1" from-port="1" '
      'to-layer="0" to-port="0"/></edge>'),                                  # the fuzz test below)
     ("</net>", "</net"),                                            # malformed: the slow reading reports it
+    # a <layer> or an <edge> where a layer can hold other elements: its <rt_info>, a port's, a layer lxml reads
+    ('\t\t\t</output>\n\t\t</layer>\n\t\t<layer id="1"',
+     '\t\t\t</output>\n\t\t\t<rt_info><layer id="7"/></rt_info>\n\t\t</layer>\n\t\t<layer id="1"'),
+    ('\t\t\t\t</port>\n\t\t\t</output>\n\t\t</layer>\n\t\t<layer id="1"',
+     '\t\t\t\t\t<rt_info><edge from-layer="0" from-port="0" to-layer="1" to-port="0"/></rt_info>\n'
+     '\t\t\t\t</port>\n\t\t\t</output>\n\t\t</layer>\n\t\t<layer id="1"'),
+    ('\t\t\t<output>\n\t\t\t\t<port id="1"', '\t\t\t<edges/>\n\t\t\t<output>\n\t\t\t\t<port id="1"'),
+    ('\t\t\t</output>\n\t\t</layer>\n\t\t<layer id="1"',
+     '\t\t\t</output>\n\t\t\t<rt_info><attribute name="a"/><layers/></rt_info>\n\t\t</layer>\n\t\t<layer id="1"'),
 ])
 def test_documents_the_fast_reading_declines(tmp_path, edit):
     text = (HEAD + PARAM + RELU + TAIL).replace(*edit)

@@ -99,8 +99,17 @@ class Layer(Record):
 
     def __init__(self, id: str, name: str, type: str, kind: str, version: str, line: int, data: dict[str, str],
                  inputs: tuple[Port, ...], outputs: tuple[Port, ...], bodies: tuple["Body", ...] = ()) -> None:
-        self.id, self.name, self.type, self.kind, self.version, self.line = id, name, type, kind, version, line
-        self.data, self.inputs, self.outputs, self.bodies = data, inputs, outputs, bodies
+        # one statement a slot: an assignment of more than three names builds a tuple (a model has many layers)
+        self.id = id
+        self.name = name
+        self.type = type
+        self.kind = kind
+        self.version = version
+        self.line = line
+        self.data = data
+        self.inputs = inputs
+        self.outputs = outputs
+        self.bodies = bodies
 
     @property
     def end_line(self) -> int:

@@ -10,8 +10,10 @@ the ``<dim>`` lines from newline counts. It is exact, not heuristic:
   kind is tokenised by its ``<`` alone, so a pattern that matches a tag cannot match inside a value or
   a text.
 * ``<net>`` must hold ``<layers>`` and then ``<edges>``, and no ``<layer>``/``<edge>`` may stand
-  anywhere else, nor a second ``<layers>``/``<edges>`` (counted over the whole document): the sub-graph
-  of a TensorIterator or Loop (a ``<body>`` with layers and edges of its own) is read element by element.
+  anywhere else, nor a second ``<layers>``/``<edges>`` (counted past ``</layers>``; before it, looked for
+  where a layer the scan takes can hold other elements, its ``<rt_info>`` and its ports', and in a layer lxml
+  reads): the sub-graph of a TensorIterator or Loop (a ``<body>`` with layers and edges of its own) is read
+  element by element.
 * A ``<layer>`` whose content is not ``<data/>``, ``<input>``, ``<output>`` (ports of ``<dim>``s, an
   optional ``<rt_info>``) and an optional ``<rt_info>``, or whose tags span lines, or that holds a dim
   that is not a plain integer, is read by lxml on its own (the ``<layer>`` element alone), with the
@@ -34,7 +36,7 @@ from __future__ import annotations
 
 import os
 import re
-from itertools import chain
+from itertools import chain, repeat
 
 from .bodies import BODY_TAGS
 from .model import Edges, IRModel, Layer, Port
@@ -42,15 +44,23 @@ from .reader import NO_DATA, Reader, dim_value, parser_options, read_net
 from ...core.findings import Problem
 
 _A = rb"(?:\s+[^\s=/<>]+\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*\s*"  # a tag's attributes (exact XML syntax)
-_RT_INFO = rb"<rt_info>[^<]*(?:<(?!/rt_info>)[^<]*)*</rt_info>\s*"
+# an element's content up to its end tag, possessive: giving any of it back leaves a "<" (or a byte before one) that
+# cannot start the end tag (what a backtracking pattern would retry, and save its groups for, at each "<")
+_CONTENT = rb"[^<]*+(?:<(?!/%s>)[^<]*+)*+"
+_RT_INFO = rb"<rt_info>" + _CONTENT % b"rt_info" + rb"</rt_info>\s*"
 _PORT_BODY = rb"(?:\s*<dim>[^<]*</dim>)*\s*(?:" + _RT_INFO + rb")?"
 _PORT = rb"<port" + _A + rb"(?:/>|>" + _PORT_BODY + rb"</port>)"
 _SECTION = re.compile(rb"(?:\s*" + _PORT + rb")*\s*")
 # A layer's skeleton; the content of <input> and <output> is checked against _SECTION when first seen.
-# Attributes as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the pattern.
+# The serializer's attributes (id, name, type, version: groups 1-4, values without "<", ">", "&", tab or newline),
+# else any attributes (group 5) as [^>]*: a quoted ">" cuts the tag short, and the rest of it then fails the
+# pattern. Then <data>'s attributes (6), <input>'s and <output>'s content (7, 8), an <rt_info> (9).
+_VALUE = rb'"([^"&<>\t\n]*)"'
 _LAYER = re.compile(
-    rb"\s*<layer(\s[^>]*)>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>([^<]*(?:<(?!/input>)[^<]*)*)</input>\s*)?"
-    rb"(?:<output>([^<]*(?:<(?!/output>)[^<]*)*)</output>\s*)?(" + _RT_INFO + rb")?</layer>")
+    rb"\s*<layer(?: id=" + _VALUE + rb" name=" + _VALUE + rb" type=" + _VALUE + rb" version=" + _VALUE
+    + rb" ?|(\s[^>]*))>\s*(?:<data((?:\s[^>]*)?)/>\s*)?(?:<input>(" + _CONTENT % b"input" + rb")</input>\s*)?"
+    rb"(?:<output>(" + _CONTENT % b"output" + rb")</output>\s*)?(" + _RT_INFO + rb")?</layer>")
+_OWN_ATTRS = len(b'<layer id="')  # from a layer's start to its id's value, in the serializer's layout
 _PORTS = re.compile(rb"<port(" + _A + rb")(?:/>|>(" + _PORT_BODY + rb")</port>)")
 # port names: no part of the model, and unique to each port: each becomes ` names=""`, so that equal sections share
 # their reading (a port with two names has two: the section is then off the layout)
@@ -59,12 +69,12 @@ _NO_NAMES = b' names=""'
 _DIM = re.compile(rb"<dim>([^<]*)</dim>")
 # the usual layout of a port's content: one <dim> per line, the first on the line after the port
 _DIMS_PER_LINE = re.compile(rb"(?:[ \t]*\n[ \t]*<dim>[^<\n]*</dim>)*")
-_LAYER_ATTRS = re.compile(rb' id="([^"&\t\n]*)" name="([^"&\t\n]*)" type="([^"&\t\n]*)" version="([^"&\t\n]*)" ?')
 _CONST_DATA = re.compile(rb' element_type="([^"&\t\n]*)" shape="([^"&\t\n]*)" offset="([0-9]*)" size="([0-9]*)" ?')
 _PORT_ATTRS = re.compile(rb' id="([^"&\t\n]*)"(?: precision="([^"&\t\n]*)")?(?: names="")? ?')
 _ATTR = re.compile(rb"([^\s=]+)\s*=\s*(?:\"([^\"]*)\"|'([^']*)')")
 _EDGE = re.compile(rb'\n[ \t]*<edge from-layer="([^"&\t\n]*)" from-port="([^"&\t\n]*)" to-layer="([^"&\t\n]*)" '
                    rb'to-port="([^"&\t\n]*)" ?/>')
+_EDGE_TEXT = re.compile(_EDGE.pattern.decode())  # the same, over a region decoded at once: the ends come as strings
 _ANY_EDGE = re.compile(rb"<edge(" + _A + rb")/?>")
 _EDGES = re.compile(rb"\s*<edges\s*(/?)>")
 _PROLOG = re.compile(rb"(?:\xef\xbb\xbf)?(?:<\?xml(" + _A + rb")\?>)?\s*<net(" + _A + rb")>\s*<layers>")
@@ -196,8 +206,9 @@ class _Checker:
                 raise _Whole from None
         elif self.proving:
             seam = self._tail + chunk[:2]
+            # "]" alone first: a search for one byte runs at memory speed, one for "]]>" at a fraction of it
             if (not chunk.isascii() or chunk.translate(None, _XML_CHARS) or chunk.find(b"&") >= 0
-                    or chunk.find(b"]]>") >= 0 or seam.find(b"]]>") >= 0):
+                    or (chunk.find(b"]") >= 0 and chunk.find(b"]]>") >= 0) or seam.find(b"]]>") >= 0):
                 self.distrust()
             self._tail = chunk[-2:]
 
@@ -247,8 +258,11 @@ class Scanner:
     """Reads the document a chunk at a time into a window (``data``), dropping what it has read.
 
     It drops only just after a ``>`` or at a line start, so that no tag it counts is ever cut in two:
-    every byte is checked once, in :meth:`_drop`, for the markup this reader does not take, and for the
-    ``<layer>`` and ``<edge>`` tags that must all be the ones it read.
+    every byte is checked once, in :meth:`_drop`, for the markup this reader does not take, and past
+    ``</layers>`` for the ``<layer>`` and ``<edge>`` tags that must all be the ones it read. Before it the
+    window holds whole layers: a layer the scan takes holds no other element (a tag's attributes hold no
+    "<" in a well-formed document) but in an ``<rt_info>``, where :meth:`_layer` and :meth:`_section` look
+    for them, as :meth:`_lxml_layer` does in a layer it reads.
     """
 
     def __init__(self, f, limit: int) -> None:
@@ -257,7 +271,7 @@ class Scanner:
         self.data = b""
         self.eof = False
         self.line, self.at = 1, 0  # the line of offset ``at`` of the window
-        self.tags = [0, 0]  # the "<layer" and "<edge" in the bytes dropped so far (<layers>, <edges> too)
+        self.tags = [0, 0]  # the "<layer" and "<edge" in the bytes dropped past </layers> (<edges> too)
         self.problems: list[Problem] = []
         self.reader = Reader(self.problems)
         self.share = self.reader.share
@@ -265,6 +279,9 @@ class Scanner:
         self.sections: dict[bytes, tuple[_Section, dict[int, tuple]]] = {}
         self.dims = self.reader.dims  # text of a good <dim> -> its value
         self.layers: dict[str, Layer] = {}  # the layers read so far, by id (the first of an id)
+        self.ends: _Ends | None = None  # while the edges are read
+        self.types: dict[bytes, tuple[str, str]] = {}  # a type attribute's bytes -> Reader.kind's answer
+        self.versions: dict[bytes, str] = {}  # a version attribute's bytes -> its shared string
 
     # -- the window ------------------------------------------------------------------------------
     def refill(self) -> bool:
@@ -287,8 +304,9 @@ class Scanner:
             if i >= 0 or not self.refill():
                 return i
 
-    def _drop(self, p: int) -> None:
-        """Forget the window's first ``p`` bytes, counting their lines (from ``at``) and tags."""
+    def _drop(self, p: int, tags: bool = True) -> None:
+        """Forget the window's first ``p`` bytes, counting their lines (from ``at``) and, with ``tags``, their
+        ``<layer`` and ``<edge`` tags."""
         data = self.data
         # comments, CDATA, DOCTYPE, PIs; CR. "!" and "?" are rare in an IR: looking for the byte
         # alone is a scan at memory speed, and each one found is checked for the "<" before it.
@@ -302,10 +320,11 @@ class Scanner:
             raise _Whole
         self.line += data.count(b"\n", self.at, p)
         self.at = 0
-        # "<layers" and "<edges" count too: past the prolog the only one is the <edges> tag, so a sub-graph
-        # (a <body> holds <layers> and <edges>) or any stray section makes the counts differ
-        self.tags[0] += data.count(b"<layer", 0, p)
-        self.tags[1] += data.count(b"<edge", 0, p)
+        if tags:
+            # "<layers" and "<edges" count too: past </layers> the only one is the <edges> tag, so a sub-graph
+            # (a <body> holds <layers> and <edges>) or any stray section makes the counts differ
+            self.tags[0] += data.count(b"<layer", 0, p)
+            self.tags[1] += data.count(b"<edge", 0, p)
         self.data = data[p:]
 
     def _head(self) -> tuple[dict[str, str], int]:
@@ -340,23 +359,24 @@ class Scanner:
                 end = data.find(b"</layer", pos)
                 if end < 0 or end + 9 > len(data):  # not the whole of the next layer (or of </layers>) yet
                     self.line, self.at = line, at
-                    self._drop(pos)
+                    self._drop(pos, tags=False)  # whole layers (see the class's docstring)
                     end = self._find(b"</layer", 0)
                     while 0 <= end and len(self.data) < end + 9 and self.refill():
                         pass
                     data, pos, line, at = self.data, 0, self.line, 0
                     continue
             if m is not None:
-                start = m.start(1) - 6
-                if m.end() - pos > _SPAN:
+                start, stop = m.start(1), m.end()
+                start = start - _OWN_ATTRS if start >= 0 else m.start(5) - 6
+                if stop - pos > _SPAN:
                     self.checker.distrust()
                 line += data.count(b"\n", at, start)
                 at = start
                 try:
                     layer = self._layer(m, line, start)
                 except _OneLayer:
-                    layer = self._lxml_layer(start, line, m.end())
-                pos = m.end()
+                    layer = self._lxml_layer(start, line, stop)
+                pos = stop
             else:
                 start = data.find(b"<", pos)
                 if not data.startswith(b"<layer", start) or data[start + 6:start + 7] == b"s":
@@ -371,18 +391,17 @@ class Scanner:
                 at = start
                 pos = end + 8
                 layer = self._lxml_layer(start, line, pos)
-            if layer.id in layers:
+            if layers.setdefault(layer.id, layer) is not layer:
                 duplicates.append(layer)
-            else:
-                layers[layer.id] = layer
         if not data.startswith(b"</layers>", start):
             raise _Whole
         if start - pos > _SPAN:
             self.checker.distrust()
         self.line, self.at = line, at
-        self._drop(start + 9)
+        self._drop(start + 9, tags=False)
         # what only the layers needed goes before the edges are read: the model is then at its largest
-        self.data_dicts = self.sections = self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
+        self.data_dicts = self.sections = self.types = self.versions = None  # type: ignore[assignment]
+        self.reader.data = self.reader.dims = self.dims = None  # type: ignore[assignment]
         edges = self._edges()
         tail = []  # the rest of the document, for the proof of its well-formedness
         kept = 0
@@ -393,33 +412,36 @@ class Scanner:
                 kept += cut
             self._drop(cut)
         self.checker.prove_tail(b"".join(tail))
-        if self.tags != [len(layers) + len(duplicates), len(edges) + 1]:
+        if self.tags != [0, len(edges) + 1]:
             raise _Whole  # a <layer> or an <edge> somewhere else
         return head, layers, duplicates, edges, self.problems
 
     def _layer(self, m: re.Match, line: int, start: int) -> Layer:
-        if m.group(5) is not None:
-            if m.group(5).find(b"<attribute") >= 0:
+        lid, name, typ, version, raw, data_raw, inputs, outputs, rt_info = m.groups()
+        if rt_info is not None:
+            _no_graph_tags(rt_info)
+            if rt_info.find(b"<attribute") >= 0:
                 raise _OneLayer  # an <rt_info> the reader of a layer looks into
             self.checker.distrust()  # content the scan does not prove
-        raw = m.group(1)
-        a = _LAYER_ATTRS.fullmatch(raw)
         share = self.share
-        if a is not None:
-            if self.checker.proving and raw.find(b"<") >= 0:
-                self.checker.distrust()
-            lid, name, typ, version = a.groups()
-            lid, name, typ, version = lid.decode(), name.decode(), typ.decode(), version.decode()
+        if raw is None:  # the serializer's attributes; a type and a version are taken by their bytes
+            known = self.types.get(typ)  # type: ignore[arg-type]
+            if known is None:
+                known = self.types[typ] = self.reader.kind(typ.decode())  # type: ignore[index]
+            shared = self.versions.get(version)  # type: ignore[arg-type]
+            if shared is None:
+                shared = self.versions[version] = share(v := version.decode(), v)  # type: ignore[index]
+            lid, name = lid.decode(), name.decode()
         else:
             if b"\n" in raw:
                 raise _OneLayer
             self.checker.attributes(raw)
             attrs = _attrs(raw)
             lid, name, typ, version = (attrs.get(k, "") for k in ("id", "name", "type", "version"))
-        known = self.reader.kind(typ)
+            known, shared = self.reader.kind(typ), share(version, version)
         # the id is not put in ``share`` (tens of thousands of them): an edge takes it from its layer (_edge_region)
-        layer = Layer(lid, name, known[0], known[1], share(version, version), line, NO_DATA, (), ())
-        raw = m.group(2)
+        raw = data_raw
+        d = NO_DATA
         if raw is not None:
             d = self.data_dicts.get(raw)
             if d is None:
@@ -438,10 +460,9 @@ class Scanner:
                 # equal Consts share one dict too: the serializer writes equal constants once in the .bin
                 if len(self.data_dicts) < _SHARED_DATA:
                     self.data_dicts[raw] = d
-            layer.data = d
+        layer = Layer(lid, name, known[0], known[1], shared, line, d, (), ())
         data, sections = self.data, self.sections
-        for group in (3, 4):
-            sec = m.group(group)
+        for group, sec in ((7, inputs), (8, outputs)):
             if sec is None:
                 continue
             # find, not `in`: bytes' `in` first tries its operand as an int, and pays for the TypeError's message
@@ -451,18 +472,20 @@ class Scanner:
                 known = self._section(key)
             ports, made_at = known
             off = data.count(b"\n", start, m.start(group))  # the section's first line, from the layer's
-            pairs = made_at.get(off)  # (dims, head) of each port, its section on line ``off`` of the layer
-            if pairs is None:
-                pairs = tuple([(dims, share(head := (off + rel, prec, pid, None if dim_rel is None else
-                                                     tuple(line + off + rel + r for r in dim_rel)), head))
-                               for pid, dims, rel, dim_rel, prec in ports])
+            made = made_at.get(off)  # the dims and heads of the ports, their section on line ``off`` of the layer
+            if made is None:
+                heads = tuple([share(head := (off + rel, prec, pid, None if dim_rel is None else
+                                              tuple(line + off + rel + r for r in dim_rel)), head)
+                               for pid, _, rel, dim_rel, prec in ports])
+                made = (tuple([dims for _, dims, _, _, _ in ports]), heads)
                 if all(dim_rel is None for _, _, _, dim_rel, _ in ports):  # else the dims' lines are the layer's own
-                    made_at[off] = pairs
-            if len(pairs) == 1:
-                made = (Port(pairs[0][0], pairs[0][1], layer),)
-            else:
-                made = tuple([Port(dims, head, layer) for dims, head in pairs])
-            if group == 3:
+                    made_at[off] = made
+            dims, heads = made
+            if len(dims) == 1:
+                made = (Port(dims[0], heads[0], layer),)
+            else:  # no Python code per port
+                made = tuple(map(Port, dims, heads, repeat(layer, len(dims))))
+            if group == 7:
                 layer.inputs = made
             else:
                 layer.outputs = made
@@ -470,7 +493,8 @@ class Scanner:
 
     def _section(self, sec: bytes) -> tuple[_Section, dict[int, tuple]]:
         """The ports of the content of an ``<input>`` or ``<output>`` (names removed), read once; beside them, the
-        (dims, head) of each port by the section's line in its layer, filled as layers are read."""
+        dims and the heads of its ports by the section's line in its layer, filled as layers are read."""
+        _no_graph_tags(sec)  # in a port's <rt_info>
         if _SECTION.fullmatch(sec) is None:
             raise _OneLayer
         share = self.share
@@ -528,6 +552,9 @@ class Scanner:
         """One ``<layer>`` element read by lxml and :class:`.reader.Reader`, lines shifted."""
         from lxml import etree
 
+        if self.data.count(b"<layer", start, end) != 1:
+            raise _Whole  # a <layer> or <layers> in it
+        _no_graph_tags(self.data, start + 6, end)
         try:
             el = etree.fromstring(self.data[start:end], etree.XMLParser(**parser_options()))
         except etree.XMLSyntaxError:
@@ -555,6 +582,7 @@ class Scanner:
             return Edges()
         edges = Edges()
         pos = m.end()
+        self.ends = _Ends(self.layers, self.share)
         while True:
             data = self.data
             end = data.find(b"</edges>", pos)
@@ -569,6 +597,7 @@ class Scanner:
                 self.line, self.at = line, cut
                 self._drop(end + 8 if end >= 0 else cut)
                 if end >= 0:
+                    self.ends = None  # type: ignore[assignment]
                     return edges
                 pos = 0
             elif not self.refill():
@@ -577,8 +606,8 @@ class Scanner:
     def _edge_region(self, begin: int, end: int, line: int, edges: Edges, last: bool) -> int:
         """Append the edges between ``begin`` (a line start, or just after ``<edges>``) and ``end`` (a line
         start, or ``</edges>`` when ``last``); the line of ``end``."""
-        data, share, layer = self.data, self.share, self.layers.get
-        found = _EDGE.findall(data, begin, end)
+        data, ends = self.data, self.ends
+        found = _EDGE_TEXT.findall(data[begin:end].decode())
         newlines = data.count(b"\n", begin, end)
         # the serializer's layout: one edge a line, and nothing else but the indent before </edges>
         if (found and data.count(b"<edge", begin, end) == len(found) and newlines == len(found) + last
@@ -586,10 +615,8 @@ class Scanner:
             # proven: one tag a line, the edge's own (no other "<"), values without "<"
             if self.checker.proving and (data.count(b"<", begin, end) != len(found) or end - begin > _SPAN):
                 self.checker.distrust()
-            # the four ends of every edge in order, decoded and shared (a layer's id from the layer, a port's from
-            # ``share``), in one list: no call per edge
-            edges.extend([la.id if (la := layer(s)) is not None else share(s, s)
-                          for s in map(bytes.decode, chain.from_iterable(found))],
+            # the four ends of every edge in order, shared, in one list: no Python code per edge
+            edges.extend(list(map(ends.__getitem__, chain.from_iterable(found))),
                          range(line + 1, line + 1 + len(found)))
             return line + newlines
         self.checker.distrust()  # off the layout the scan proves
@@ -602,8 +629,29 @@ class Scanner:
                 raise _Whole
             attrs = _attrs(e.group(1))
             a, b, c, d = (attrs.get(k, "") for k in ("from-layer", "from-port", "to-layer", "to-port"))
-            edges.add(*[la.id if (la := layer(s)) is not None else share(s, s) for s in (a, b, c, d)], line)
+            edges.add(ends[a], ends[b], ends[c], ends[d], line)
         return line + data.count(b"\n", at, end)
+
+
+class _Ends(dict):
+    """An edge end's text -> the string the edges keep: a layer's id is the layer's own string (no second copy of
+    tens of thousands of ids), any other end (a port's id, a missing layer's) the shared one, entered when first met."""
+
+    __slots__ = ("share",)
+
+    def __init__(self, layers: dict[str, Layer], share) -> None:
+        super().__init__(zip(layers, layers))
+        self.share = share
+
+    def __missing__(self, end: str) -> str:
+        shared = self[end] = self.share(end, end)
+        return shared
+
+
+def _no_graph_tags(data: bytes, start: int = 0, end: int | None = None) -> None:
+    """Refuse a ``<layer>`` or an ``<edge>`` (``<layers>``, ``<edges>``) in content the scan reads as a layer's."""
+    if data.find(b"<layer", start, end) >= 0 or data.find(b"<edge", start, end) >= 0:
+        raise _Whole
 
 
 class _OneLayer(Exception):

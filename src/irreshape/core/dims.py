@@ -158,10 +158,7 @@ class Bound(Frozen):
     sym: object
 
     def __init__(self, lo: int, hi: int, sym: object = None) -> None:
-        put = object.__setattr__
-        put(self, "lo", lo)
-        put(self, "hi", hi)
-        put(self, "sym", sym)
+        self._fill(lo, hi, sym)
 
     @classmethod
     def value(cls, v: int) -> "Bound":

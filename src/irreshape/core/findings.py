@@ -33,14 +33,7 @@ class Rule(Frozen):
 
     def __init__(self, code: str, name: str, severity: str, summary: str, doc: str = "", fixable: bool = False,
                  needs: frozenset[str] = frozenset()) -> None:
-        put = object.__setattr__
-        put(self, "code", code)
-        put(self, "name", name)
-        put(self, "severity", severity)
-        put(self, "summary", summary)
-        put(self, "doc", doc)
-        put(self, "fixable", fixable)
-        put(self, "needs", needs)
+        self._fill(code, name, severity, summary, doc, fixable, needs)
 
     @property
     def documentation(self) -> str:
@@ -61,10 +54,7 @@ class LayerRef(Frozen):
     type: str
 
     def __init__(self, id: str, name: str, type: str) -> None:
-        put = object.__setattr__
-        put(self, "id", id)
-        put(self, "name", name)
-        put(self, "type", type)
+        self._fill(id, name, type)
 
     def to_json(self) -> dict[str, str]:
         return {"id": self.id, "name": self.name, "type": self.type}

@@ -35,8 +35,7 @@ class Format(Frozen):
 
     def __init__(self, name: str, suffix: str, sniff: str, check: str, fix: str, explain: str,
                  downgrade: str = "") -> None:
-        for field, value in zip(self.FIELDS, (name, suffix, sniff, check, fix, explain, downgrade)):
-            object.__setattr__(self, field, value)
+        self._fill(name, suffix, sniff, check, fix, explain, downgrade)
 
     def load(self, what: str) -> Callable:
         """The function that does ``what`` (``"sniff"``, ``"check"``, ``"fix"``, ``"explain"``) for this format."""

@@ -45,10 +45,15 @@ class Record:
 
 
 class Frozen(Record):
-    """A record whose fields are set once, in ``__init__`` (with ``object.__setattr__``): hashable by them, and
+    """A record whose fields are set once, in ``__init__`` (by ``_fill``): hashable by them, and
     pickled as the class called with them (its ``__init__`` takes the ``FIELDS`` in order)."""
 
     __slots__ = ()
+
+    def _fill(self, *values: object) -> None:
+        """Set the ``FIELDS``, in order, to ``values``: an ``__init__``'s one assignment."""
+        for field, value in zip(self.FIELDS, values):
+            object.__setattr__(self, field, value)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise FrozenError(f"cannot assign to field {name!r}")

@@ -57,8 +57,7 @@ class Scenario(Frozen):
     shapes: tuple[tuple[Optional[str], str], ...]
 
     def __init__(self, name: str, shapes: tuple[tuple[Optional[str], str], ...]) -> None:
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "shapes", shapes)
+        self._fill(name, shapes)
 
     def __str__(self) -> str:
         return ", ".join(text if name is None else f"{name}={text}" for name, text in self.shapes)

@@ -106,12 +106,7 @@ class Tensor(Frozen):
 
     def __init__(self, et: str, shape: tuple[int, ...], lo: tuple[int, ...], hi: tuple[int, ...],
                  raw: tuple | None = None) -> None:
-        put = object.__setattr__
-        put(self, "et", et)
-        put(self, "shape", shape)
-        put(self, "lo", lo)
-        put(self, "hi", hi)
-        put(self, "raw", raw)
+        self._fill(et, shape, lo, hi, raw)
 
     @property
     def is_const(self) -> bool:

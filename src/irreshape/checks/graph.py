@@ -225,7 +225,6 @@ class Graph:
         self.param_types: dict[str, str] = {}
 
         self.plugin = True  # whether the Reshape family's checks look for the CPU plugin's failures (IR4xx)
-        self._unknown = False  # the last _shape_sources met a source without a shape
         self._base: Graph | None = None  # a probe's: the reading whose shapes and values it shares outside...
         self._cone: Container[str] = ()  # ...the ids of the layers it re-infers (see probe)
 
@@ -486,10 +485,11 @@ class Graph:
         if self._base is not None and self._shared(port):
             return shapes[port]
         sources = self._shape_sources(layer)
-        if self._unknown:  # a walk, for the sources first
-            walk(shapes, port, self._shape_sources, self._infer_shape,
-                 lambda lay, out, why: self._declared_shape(lay, out))
-            return shapes[port]
+        for src in sources:
+            if src is not None and src not in shapes:  # a walk, for the sources first
+                walk(shapes, port, self._shape_sources, self._infer_shape,
+                     lambda lay, out, why: self._declared_shape(lay, out))
+                return shapes[port]
         shape = shapes[port] = self._infer_shape(layer, port, sources)
         return shape
 
@@ -521,8 +521,7 @@ class Graph:
 
     def _shape_sources(self, layer: Layer) -> list[Port | None]:
         """The output ports whose shapes the inference of ``layer``'s outputs needs: none for an op without a
-        shape function. ``_unknown`` then says whether one of them has no shape yet (a walk is due)."""
-        self._unknown = False
+        shape function."""
         if layer.kind == "const" or registry.op(layer.type, layer.version) is None:
             return []
         sources = [p.source for p in layer.inputs]
@@ -530,15 +529,9 @@ class Graph:
         for i, src in enumerate(sources):  # a Const's shape needs no walk: its own, at once; a probe's outside its
             if src is not None and src not in shapes:  # cone, its base's
                 if src.layer.kind == "const":  # type: ignore[union-attr]
-                    known = self._const_shapes.get(id(src.layer.data))  # type: ignore[union-attr]
-                    if known is not None and known[1] is not None:  # _const_source, once its <data> is read
-                        sources[i] = key = known[3]
-                        if key not in shapes:
-                            shapes[key] = known[1]
-                    else:
-                        sources[i] = self._const_source(src)
-                elif self._base is None or not self._shared(src):
-                    self._unknown = True
+                    sources[i] = self._const_source(src)
+                elif self._base is not None:
+                    self._shared(src)
         return sources
 
     def _const_source(self, port: Port) -> "Port | object":
@@ -547,11 +540,17 @@ class Graph:
         their few shapes, not an entry per port); the port itself where its shape is its own (a Const whose
         `shape` cannot be read or that OpenVINO refuses: its dims taken)."""
         layer: Layer = port.layer  # type: ignore[assignment]
-        shape = self._const_output(layer, port)
-        _, known, _, key = self._const_shapes[id(layer.data)]
-        if known is None:
-            self._shapes[port] = shape
+        memo = self._const_shapes.get(id(layer.data))
+        if memo is None:  # its <data> not read yet
+            shape = self._const_output(layer, port)
+            memo = self._const_shapes[id(layer.data)]
+            if memo[1] is None:
+                self._shapes[port] = shape
+                return port
+        elif memo[1] is None:
+            self._shapes[port] = self._const_output(layer, port)
             return port
+        _, known, _, key = memo
         self._shapes[key] = known
         return key
 

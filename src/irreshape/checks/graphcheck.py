@@ -78,17 +78,14 @@ class Readings:
                 found.update(dict.fromkeys(roots.get(src.layer.id, ())))  # type: ignore[union-attr]
         return tuple(found)
 
-    def following(self) -> bool:
-        """Whether ``record`` has anything to follow for a layer neither blamed nor spared: a layer blamed so far
-        (its consumers may repeat it), or the blame reading (its shapes kept up)."""
-        return bool(self.roots) or self.alt is not None
-
     def record(self, layer: Layer, lying: list[Port], spared: dict[int, Shape] | None,
                refused: bool = False) -> tuple[str, ...]:
         """``layer`` judged: blamed for its ``lying`` output ports (they keep their declared dims in the blame
         reading), or ``spared`` (its outputs' shapes in the blame reading, by id(port); ``refused``: OpenVINO's
         reading rejects it, so the blamed layers' findings say read_model refuses the file there), or neither
         (OpenVINO's reading holds). Returns the blamed layers behind a spared one."""
+        if not lying and not self.roots and self.alt is None:  # nothing blamed yet, no blame reading to keep up
+            return ()
         causes: tuple[str, ...] = ()
         if lying:  # its declared dims stand for whatever lies upstream of it
             self.roots[layer.id] = (layer.id,)
@@ -147,12 +144,11 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                 if judged is None:
                     continue
                 verdict, findings, lying, spared = judged
-                if verdict is not None or lying or spared or readings.following():
-                    causes = readings.record(layer, lying, {} if spared else None,
-                                             verdict is not None and verdict.status is Status.INVALID)
-                    if verdict is not None:
-                        verdict.causes = causes
-                        kept.append(verdict)
+                causes = readings.record(layer, lying, {} if spared else None,
+                                         verdict is not None and verdict.status is Status.INVALID)
+                if verdict is not None:
+                    verdict.causes = causes
+                    kept.append(verdict)
                 if findings:
                     readings.found(findings)
                     result.findings.extend(findings)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from ..core.dims import Agreement, Shape, format_shape
 from ..core.findings import Finding
@@ -76,7 +76,7 @@ class LayerChecks:
             status2, found2, _ = _judge(layer, alt, self.verdicts, {})
             if status2 not in _BLAMED:
                 found, lying, spared = found2, [], True
-        refusal = self.refusal(layer) if self.versions is not None or id(layer) in self.rejected else None
+        refusal = self.refusal(layer)
         if refusal is not None and status is not Status.INVALID:
             status = Status.INVALID
             found, spared = [refusal], False
@@ -110,8 +110,7 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
     findings: list[Finding] = []
     lying: list[Port] = []
     for port in layer.outputs:
-        shape = graph.shape(port)
-        origin = graph.origin(port)
+        shape, origin = graph.shape(port), graph.origin(port)
         if origin in _READ:
             found = _compare(layer, port, shape, verdicts)
             if found:
@@ -136,12 +135,8 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
                                     layer.ref))
     if status is Status.INVALID:
         lying = list(layer.outputs)
-    else:
-        for port in layer.inputs:  # _edges' question first: an input repeating its producer's dims is no news
-            src = port.source
-            if src is not None and port.dims is not src.dims and port.dims != src.dims:
-                findings += _edges(layer, graph)
-                break
+    elif layer.inputs:
+        findings += _edges(layer, graph)
     return status, findings, lying
 
 
@@ -223,24 +218,29 @@ def _verdict(declared: tuple[int, ...], shape: list) -> tuple:
     return rule, f": dim {', '.join(map(str, bad))} {what}"
 
 
-def _edges(layer: Layer, graph: Graph) -> Iterator[Finding]:
+def _edges(layer: Layer, graph: Graph) -> list[Finding]:
     """Each input port holds what its producer's output carries (as inferred), or repeats the producer's
     declared dims (a lying producer has its own finding). Edges into a Reshape's data input and out of a
     Reshape are judged by the Reshape rules (IR106, IR107)."""
+    found: list[Finding] = []
     for port in layer.inputs:
         src = port.source
-        if src is None or port.dims is None or src.dims is None or src.layer.kind in FAMILY:  # type: ignore[union-attr]
+        # an input repeating its producer's dims (most are one tuple, the parser shares them) is no news
+        if src is None or port.dims is src.dims or port.dims is None or src.dims is None \
+                or port.dims == src.dims or src.layer.kind in FAMILY:  # type: ignore[union-attr]
             continue
-        if port.dims == src.dims or graph.origin(src) not in _READ:
+        if graph.origin(src) not in _READ:
             continue
         shape = graph.shape(src)
         carried = None if shape is None else tuple(d.to_ir() for d in shape)
         if carried is None or tuple(port.dims) == carried:
             continue
         producer = src.layer
-        yield Finding(EDGE_MISMATCH, f"{describe(layer)}: input port {port.id} declares {fmt_list(port.dims)}, but "
-                      f"{producer.type} {producer.name!r} (id {producer.id}) port {src.id} carries "
-                      f"{format_shape(shape)} (and declares {fmt_list(src.dims)})", port.line, layer.ref)
+        found.append(Finding(EDGE_MISMATCH, f"{describe(layer)}: input port {port.id} declares "
+                             f"{fmt_list(port.dims)}, but {producer.type} {producer.name!r} (id {producer.id}) port "
+                             f"{src.id} carries {format_shape(shape)} (and declares {fmt_list(src.dims)})", port.line,
+                             layer.ref))
+    return found
 
 
 def expected_type(graph: Graph, port: Port) -> str | None:

@@ -180,3 +180,42 @@ def test_a_lying_const_that_shares_its_data_is_found_and_fixed(tmp_path, spellin
     fixed = fix_file(result, write=True, skip=lambda i: False)
     assert fixed.written and not fixed.error
     assert dst.read_bytes() == src.read_bytes()
+
+
+def _lying_ports(kinds: tuple[str, ...]):
+    """(model, layer id, output port) of the first layer of each kind in ``kinds`` whose first output port
+    declares FP32, across tests/data/models and tests/data/today."""
+    seen = set()
+    for path in MODELS + sorted((ROOT / "tests" / "data" / "today").glob("*.xml")):
+        model = parse(str(path))
+        for layer in model.layers.values():
+            if layer.kind in kinds and layer.kind not in seen and layer.outputs \
+                    and layer.outputs[0].precision == "FP32":
+                seen.add(layer.kind)
+                yield pytest.param(path, layer.id, layer.outputs[0], id=f"{layer.type}-{path.stem}")
+
+
+@pytest.mark.parametrize("layers", ["reshape", "all"])
+@pytest.mark.parametrize("path,lid,port", list(_lying_ports(("unsqueeze", "squeeze", "reshape", "add",
+                                                                "multiply", "convert"))))
+def test_a_layer_whose_precision_lies_is_no_ok_verdict(tmp_path, path, lid, port, layers):
+    """A layer whose dims are OpenVINO's and whose output precision lies (FP32 declared BOOL) is ``mismatch``
+    wherever the report lists it, its port showing both types, never ``ok``; --fix rewrites it and counts it
+    fixed; the Reshape family's verdict carries its port's types in the default list too."""
+    from irreshape.core.results import Options
+
+    dst = tmp_path / path.name
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[port.line - 1] = lines[port.line - 1].replace(b'precision="FP32"', b'precision="BOOL"', 1)
+    dst.write_bytes(b"".join(lines))
+    shutil.copyfile(path.with_suffix(".bin"), dst.with_suffix(".bin"))
+    result = check_file(str(dst), Options(layers=layers))
+    assert [f.layer.id for f in result.findings if f.code == "IR307"] == [lid]
+    verdicts = [r for r in (*result.layers, *result.flagged) if r.layer.id == lid]
+    assert verdicts and all(r.status.value == "mismatch" for r in verdicts)
+    shown = [r.to_json() for r in result.layers if r.layer.id == lid]
+    assert all(o["declared_type"] == "BOOL" and o["expected_type"] == "FP32"
+               for j in shown for o in j["outputs"] if o["port"] == port.id)
+    fixed = fix_file(result, write=True, skip=lambda i: False)
+    assert [ref.id for ref in fixed.fixed] == [lid] and not fixed.error
+    assert dst.read_bytes() == path.read_bytes()

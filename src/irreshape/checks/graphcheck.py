@@ -13,7 +13,7 @@ from ..rules.layers import REJECTED
 from ..rules.reshape import INVALID_PATTERN
 from . import failed
 from .graph import Graph, order
-from .layers import LayerChecks, check_precisions, expected_type
+from .layers import LayerChecks, check_precisions, expected_type, retyped_status
 from .pinned import pinned_dims
 from .reshape import breaks_spec, checker, same_verdict, verdict_key
 from .structure import check_graph, graph_cycles
@@ -195,10 +195,9 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
         outputs = [] if port is None else [PortResult(port.id, verdict.declared, verdict.expected,
                                                       verdict.expected_known, port.precision,
                                                       expected_type(graph, port), id(port) in retyped)]
-        if every:
+        if every or (port is not None and id(port) in retyped):  # a lying precision shown, and for --fix
             verdict.outputs = outputs
-        elif port is not None and id(port) in retyped:  # its precision, for --fix (its dims stay its verdict's)
-            result.flagged.append(LayerResult(verdict.layer, Status.OK, verdict.declared, outputs=outputs))
+            verdict.status = retyped_status(verdict.status, outputs)
     result.layers += family
     _count_spared(result.findings[start:], readings.spared, readings.refusing)
     if pinned:

@@ -181,11 +181,17 @@ def _verdict_on(layer: Layer, status: Status, graph: Graph) -> LayerResult:
                           graph.origin(port) in _READ, port.precision, expected_type(graph, port),
                           not graph.scenario and graph.precision_lies(port))
                for port in layer.outputs]
-    res = LayerResult(layer, status, None, outputs=outputs)
+    res = LayerResult(layer, retyped_status(status, outputs), None, outputs=outputs)
     if outputs:
         res.declared, res.expected, res.expected_known = outputs[0].declared, outputs[0].expected, \
             outputs[0].expected_known
     return res
+
+
+def retyped_status(status: Status, outputs: list[PortResult]) -> Status:
+    """A layer's status once its output ports' precisions are judged: one whose dims are OpenVINO's but whose
+    declared precision lies (an IR307) is ``mismatch``, not ``ok``; any other status already says more."""
+    return Status.MISMATCH if status is Status.OK and any(pr.retyped for pr in outputs) else status
 
 
 def _compare(layer: Layer, port: Port, shape: Shape, verdicts: dict) -> Finding | None:

@@ -78,8 +78,8 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
     precision = getattr(skip, "precision", skip)  # a Skipper: the precisions' own (IR307's findings)
     for res in (*result.layers, *result.flagged):
         layer = res.layer
-        if not precision(layer.id):
-            _retype(res, model.scope(layer.id) or model, lines, edits, claimed, outcome)
+        if not precision(layer.id) and _retype(res, model.scope(layer.id) or model, lines, edits, claimed, outcome):
+            outcome.fixed.append(layer.ref)
         if res.status is not Status.MISMATCH or res.skipped(skip):
             continue
         scope = model.scope(layer.id) or model  # the graph holding the layer: the main one or a body
@@ -97,7 +97,7 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
             if e.key not in claimed:
                 claimed[e.key] = e.new
                 edits.append(e)
-        if layer_edits:
+        if layer_edits and layer.ref not in outcome.fixed:
             outcome.fixed.append(layer.ref)
     _input_precisions(result, model, precision, lines, edits, claimed, outcome)
     return edits
@@ -136,10 +136,11 @@ _PRECISION = re.compile(rb'( precision=")([^"]*)(")')
 
 
 def _retype(res: LayerResult, model: IRModel, lines: list[bytes], edits: list[_PortEdit],
-            claimed: dict[int, tuple[int, ...]], outcome: Plan) -> None:
+            claimed: dict[int, tuple[int, ...]], outcome: Plan) -> bool:
     """The ``precision`` edits of a layer's output ports whose declared precision is not the expected one, and
     of the consumers' input ports on those edges that repeat it: the attribute's value alone is rewritten, on
-    the port's own line. A port whose line does not hold that one attribute is left alone, with the reason."""
+    the port's own line. A port whose line does not hold that one attribute is left alone, with the reason.
+    Whether a port was retyped."""
     layer = res.layer
     done = False
     for pr in res.outputs or ():
@@ -160,8 +161,7 @@ def _retype(res: LayerResult, model: IRModel, lines: list[bytes], edits: list[_P
                 claimed[e.key] = ()
                 edits.append(e)
         done = True
-    if done and res.status is not Status.MISMATCH:
-        outcome.fixed.append(layer.ref)
+    return done
 
 
 def _precision_edit(where: str, port: Port, new: bytes, lines: list[bytes]) -> _PortEdit:

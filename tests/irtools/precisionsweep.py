@@ -192,6 +192,9 @@ def judge(edit: Edit, folder: Path) -> Verdict:
     elif lie:
         if "IR307" not in on_it:
             why.append("a lie: no IR307 on the layer")
+        if edit.mode != "input" and any(r.layer.id == lid and r.status.value == "ok"
+                                        for r in (*result.layers, *result.flagged)):
+            why.append("a lie: the layer's verdict says ok")
         if any(f.severity == "error" for f in findings if (f.code, f.layer.id if f.layer else None) in added):
             why.append(f"an error for a warning: {sorted(added)}")
         left = unfixed(result, edit, allowed) if allowed else None

@@ -88,6 +88,12 @@ PINNING = {
                                                              True), [8, 4, 6]),
     "quotient_between_special_zeros": (lambda: computed_view("4,?,4,?", lambda x: [c([0, -1, 0]), quotient(x, 1, 3)],
                                                              True), [4, 6, 4, 2]),
+    # a dim taken twice beside a -1: the -1 takes the element count divided by that dim, which holds where the
+    # distinct values 2, 3 and 5 are tried (6·2/3, 4·5/2) and fails at distinct primes (pins.py seeds 97, 107)
+    "dim_twice_beside_minus_one": (lambda: computed_view("?,?,6", lambda x: [c([1]), dims_of(x, 1), c([-1]),
+                                                                              dims_of(x, 1)]), [2, 3, 6]),
+    "dim_twice_divides_the_other": (lambda: computed_view("?,4,?", lambda x: [c([-1]), dims_of(x, 0),
+                                                                               dims_of(x, 0)]), [2, 4, 5]),
 }
 CONTROLS = {
     "yolo_head_shape_driven": yolo_head_shape_driven,

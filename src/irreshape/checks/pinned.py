@@ -29,6 +29,7 @@ PROBES = (1, 2, 3, 4, 5, 6, 8, 12, 16, 32, 128)
 # pin to the divisors of a number, or where a dim divided by 3 leaves a special zero that copies it below 3)
 SCREEN = (1, 2, 5)
 DISTINCT = (2, 3, 5, 7, 11, 13)  # a last screen: each axis at its own value
+PRIMES = (5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43)  # ... and at its own prime (see _coprimes)
 UPSTREAM = "its input cannot be inferred: a layer before it fails"
 _FAILS = (INVALID_PATTERN, VOLUME_MISMATCH)
 
@@ -45,7 +46,7 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
         return []
     irregular = [v for v in suspects if kinds[v.layer.id] == IRREGULAR]
     remainders = _remainders(irregular, graph)
-    probe = _Probe(model, graph, suspects, remainders)
+    probe = _Probe(model, graph, suspects, remainders, _coprimes(irregular))
     suspects = probe.screen(suspects, {v.layer.id for v in irregular})
     for batch in probe.batches() if suspects else ():
         suspects = probe.sweep(suspects, batch, {})
@@ -68,11 +69,13 @@ def pinned_dims(model: IRModel, graph: Graph, verdicts: list[LayerResult]) -> li
 class _Probe:
     """The graph re-inferred at chosen values of the dynamic Parameter dims, and the suspects judged there."""
 
-    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult], remainders: list[int] = ()) -> None:
+    def __init__(self, model: IRModel, graph: Graph, suspects: list[LayerResult], remainders: list[int] = (),
+                 coprimes: tuple[int, ...] = ()) -> None:
         self.model, self.graph = model, graph
         self.dims = list(_dynamic_dims(model, graph))  # (Parameter, axis, dim)
         self.shapes = {p.id: graph.shape(p.outputs[0]) for p, _, _ in self.dims}
         self.remainders = list(remainders)  # values the irregular suspects that divide a dim are screened at too
+        self.coprimes = coprimes  # primes the irregular suspects' constants are not multiples of, one for each axis
         self.extra = _solutions(suspects)
         self.found: list[Finding] = []
         self.decided: set[str] = set()  # suspects a probe has judged on a static input, or failed
@@ -101,6 +104,9 @@ class _Probe:
         # where a suspect fails is probed with the others)
         screens = [dict.fromkeys(range(len(self.dims)), v) for v in (*SCREEN, *self.remainders)]
         screens.insert(len(SCREEN), distinct)
+        if self.coprimes:  # (and at distinct primes, for a suspect that takes one dim twice; see _coprimes)
+            primes = self.coprimes
+            screens.insert(len(SCREEN) + 1, {k: primes[self.dims[k][1] % len(primes)] for k in range(len(self.dims))})
         for i, values in enumerate(screens):
             assign = {self.key(k): n for k, n in values.items() if self.dims[k][2].contains(n)}
             # one failure is enough to probe further; past 1 and 2, only the irregular suspects
@@ -422,6 +428,19 @@ def _remainders(suspects: list[LayerResult], graph: Graph) -> list[int]:
             primes = [p for p in (5, 7, 11, 13, 17, 19, 23) if static % p][:2]
             out.update(k * p + 1 for p in primes)
     return sorted(out)
+
+
+def _coprimes(suspects: list[LayerResult]) -> tuple[int, ...]:
+    """Primes, one for each axis, that divide none of the static input dims and pattern constants of the irregular
+    suspects: where a pattern takes a dim twice, a -1 beside it takes the element count divided by that dim, which
+    the other dims may not make a multiple of ([?,?,6] by [1,d1,-1,d1]: -1 = 6·d0/d1, integer at 2 and 3, at 1 and
+    4 not; [?,4,?] by [-1,d0,d0]: 4·d2/d0). At distinct primes neither the constants nor the other dims hold the
+    dim taken twice. Empty without such suspects."""
+    static = 1
+    for v in suspects:
+        static *= prod(d.lo for d in v.input_shape or () if d.is_static and d.lo > 0)
+        static *= prod(b.lo for b in v.pattern or () if b.lo == b.hi and b.lo > 0)
+    return tuple(p for p in PRIMES if static % p) if suspects else ()
 
 
 _THROUGH = ("convert", "squeeze", "unsqueeze")

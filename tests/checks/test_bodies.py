@@ -169,7 +169,11 @@ def test_nested_loops_settle_as_openvino_and_quickly(tmp_path):
         if depth == 3:
             compared, wrong = _inference_against_openvino(path)
             assert wrong == [] and compared == 4 * 4 + 3  # h, c, t, cat at each level, the inner Loops
-            assert {lr.layer.id for lr in result.layers if lr.status is not Status.OK} == set()
+            # the generator declares the outer Loop's initial state input [2,-1] where OpenVINO writes [2,1]: that
+            # edge's IR306 makes the Loop mismatch, and nothing else differs
+            edges = {f.layer.id for f in result.findings if f.code == "IR306"}
+            assert {f.code for f in result.findings} <= {"IR306"} and edges == {"3"}
+            assert {lr.layer.id for lr in result.layers if lr.status is not Status.OK} == edges
         else:
             assert max(lr.layer.id.count("/") for lr in result.layers) == 16  # the bodies of 16 levels
             deepest = max((lr for lr in result.layers if lr.layer.kind == "loop"), key=lambda lr: lr.layer.id.count("/"))

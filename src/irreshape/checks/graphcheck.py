@@ -13,7 +13,7 @@ from ..rules.layers import REJECTED
 from ..rules.reshape import INVALID_PATTERN
 from . import failed
 from .graph import Graph, order
-from .layers import LayerChecks, check_precisions, expected_type, retyped_status
+from .layers import LayerChecks, check_precisions, declared_status, expected_type
 from .pinned import pinned_dims
 from .reshape import breaks_spec, checker, same_verdict, verdict_key
 from .structure import check_graph, graph_cycles
@@ -197,7 +197,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                                                       expected_type(graph, port), id(port) in retyped)]
         if every or (port is not None and id(port) in retyped):  # a lying precision shown, and for --fix
             verdict.outputs = outputs
-            verdict.status = retyped_status(verdict.status, outputs)
+            verdict.status = declared_status(verdict.status, outputs)
     result.layers += family
     _count_spared(result.findings[start:], readings.spared, readings.refusing)
     if pinned:

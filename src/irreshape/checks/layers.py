@@ -67,23 +67,23 @@ class LayerChecks:
             same = (id(layer.data), id(layer.outputs[0].dims), layer.version)
             if same in self.consts and id(layer) not in self.rejected and id(layer) not in self.retyped:
                 return None
-        status, found, lying = _judge(layer, graph, self.verdicts, self.trusted)
+        status, found, lying, edges = _judge(layer, graph, self.verdicts, self.trusted)
         spared = False
         # a layer that fails may repeat a lie upstream (the blame reading spares it); OpenVINO's refusal of it
         # (invalid) only where that lie is an error (``excused``): a -1 declared for a static dim, a warning, excuses
         # no refusal
         if (status is Status.MISMATCH or (status is Status.INVALID and excused())) and (alt := second()) is not None:
-            status2, found2, _ = _judge(layer, alt, self.verdicts, {})
-            if status2 not in _BLAMED:
-                found, lying, spared = found2, [], True
+            status2, found2, _, _ = _judge(layer, alt, self.verdicts, {})
+            if status2 not in _BLAMED:  # (its input edges, judged against the lying dims upstream, are not fixed)
+                found, lying, spared, edges = found2, [], True, []
         refusal = self.refusal(layer)
         if refusal is not None and status is not Status.INVALID:
             status = Status.INVALID
-            found, spared = [refusal], False
+            found, spared, edges = [refusal], False, []
         if same is not None and status is Status.OK:
             self.consts.add(same)
-        verdict = _verdict_on(layer, status, graph) \
-            if self.every or status not in _PASSED or id(layer) in self.retyped else None
+        verdict = _verdict_on(layer, status, graph, edges) \
+            if self.every or status not in _PASSED or id(layer) in self.retyped or edges else None
         return verdict, found, lying, spared
 
     def refusal(self, layer: Layer) -> Finding | None:
@@ -103,9 +103,9 @@ class LayerChecks:
 
 
 def _judge(layer: Layer, graph: Graph, verdicts: dict,
-           trusted: dict[str, Layer]) -> tuple[Status, list[Finding], list[Port]]:
-    """A layer's status (its worst output port's), findings and the output ports whose declared dims lie, in one
-    reading of the graph."""
+           trusted: dict[str, Layer]) -> tuple[Status, list[Finding], list[Port], list]:
+    """A layer's status (its worst output port's), findings, the output ports whose declared dims lie and the input
+    ports whose dims lie (see _edges), in one reading of the graph."""
     status = Status.OK
     findings: list[Finding] = []
     lying: list[Port] = []
@@ -133,11 +133,13 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
             status = Status.INVALID
             findings.append(Finding(REJECTED, f"{describe(layer)}: OpenVINO rejects it: {origin}", layer.line,
                                     layer.ref))
+    edges: list = []
     if status is Status.INVALID:
         lying = list(layer.outputs)
     elif layer.inputs:
-        findings += _edges(layer, graph)
-    return status, findings, lying
+        edges = _edges(layer, graph)
+        findings += [f for f, _ in edges]
+    return status, findings, lying, [e for _, e in edges]
 
 
 def _inconsistent(layer: Layer, port: Port, graph: Graph, verdicts: dict) -> list[Finding]:
@@ -174,24 +176,25 @@ def _worse(a: Status, b: Status) -> Status:
     return a if _RANK[a] >= _RANK[b] else b
 
 
-def _verdict_on(layer: Layer, status: Status, graph: Graph) -> LayerResult:
+def _verdict_on(layer: Layer, status: Status, graph: Graph, edges: list = ()) -> LayerResult:
     """A layer's verdict with every output port's declared and expected dims and types (the first port's dims at
-    the top), OpenVINO's."""
+    the top), OpenVINO's, and its input ports' dims that lie (``edges``, see _edges)."""
     outputs = [PortResult(port.id, None if port.dims is None else list(port.dims), graph.shape(port),
                           graph.origin(port) in _READ, port.precision, expected_type(graph, port),
                           not graph.scenario and graph.precision_lies(port))
                for port in layer.outputs]
-    res = LayerResult(layer, retyped_status(status, outputs), None, outputs=outputs)
+    res = LayerResult(layer, declared_status(status, outputs, edges), None, outputs=outputs, edges=tuple(edges))
     if outputs:
         res.declared, res.expected, res.expected_known = outputs[0].declared, outputs[0].expected, \
             outputs[0].expected_known
     return res
 
 
-def retyped_status(status: Status, outputs: list[PortResult]) -> Status:
-    """A layer's status once its output ports' precisions are judged: one whose dims are OpenVINO's but whose
-    declared precision lies (an IR307) is ``mismatch``, not ``ok``; any other status already says more."""
-    return Status.MISMATCH if status is Status.OK and any(pr.retyped for pr in outputs) else status
+def declared_status(status: Status, outputs: list[PortResult], edges: list | tuple = ()) -> Status:
+    """A layer's status once its output ports' precisions and its input ports' dims are judged: one whose output
+    dims are OpenVINO's but whose declared precision (an IR307) or input port's dims (an IR306) lie is
+    ``mismatch``, not ``ok``; any other status already says more."""
+    return Status.MISMATCH if status is Status.OK and (edges or any(pr.retyped for pr in outputs)) else status
 
 
 def _compare(layer: Layer, port: Port, shape: Shape, verdicts: dict) -> Finding | None:
@@ -224,11 +227,12 @@ def _verdict(declared: tuple[int, ...], shape: list) -> tuple:
     return rule, f": dim {', '.join(map(str, bad))} {what}"
 
 
-def _edges(layer: Layer, graph: Graph) -> list[Finding]:
+def _edges(layer: Layer, graph: Graph) -> list[tuple[Finding, tuple[str, tuple[int, ...]]]]:
     """Each input port holds what its producer's output carries (as inferred), or repeats the producer's
-    declared dims (a lying producer has its own finding). Edges into a Reshape's data input and out of a
-    Reshape are judged by the Reshape rules (IR106, IR107)."""
-    found: list[Finding] = []
+    declared dims (a lying producer has its own finding): the IR306 of each that does neither, with (the port's
+    id, the dims it should declare). Edges into a Reshape's data input and out of a Reshape are judged by the
+    Reshape rules (IR106, IR107)."""
+    found: list[tuple[Finding, tuple[str, tuple[int, ...]]]] = []
     for port in layer.inputs:
         src = port.source
         # an input repeating its producer's dims (most are one tuple, the parser shares them) is no news
@@ -242,10 +246,10 @@ def _edges(layer: Layer, graph: Graph) -> list[Finding]:
         if carried is None or tuple(port.dims) == carried:
             continue
         producer = src.layer
-        found.append(Finding(EDGE_MISMATCH, f"{describe(layer)}: input port {port.id} declares "
-                             f"{fmt_list(port.dims)}, but {producer.type} {producer.name!r} (id {producer.id}) port "
-                             f"{src.id} carries {format_shape(shape)} (and declares {fmt_list(src.dims)})", port.line,
-                             layer.ref))
+        found.append((Finding(EDGE_MISMATCH, f"{describe(layer)}: input port {port.id} declares "
+                              f"{fmt_list(port.dims)}, but {producer.type} {producer.name!r} (id {producer.id}) port "
+                              f"{src.id} carries {format_shape(shape)} (and declares {fmt_list(src.dims)})",
+                              port.line, layer.ref), (port.id, carried)))
     return found
 
 

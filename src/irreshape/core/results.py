@@ -92,10 +92,12 @@ class LayerResult(Record):
     (an IR ``Layer``, a oneDNN ``Op``): it has ``id``, ``name``, ``type``, ``line`` and ``ref``. ``outputs``:
     every output port, in XML order (reported with --layers all). ``causes``: a layer whose declared dims are
     not OpenVINO's but repeat what a layer upstream declares has no finding of its own: the ids of the layers
-    blamed upstream of it, whose findings cover it (--fix fixes it with them)."""
+    blamed upstream of it, whose findings cover it (--fix fixes it with them). ``edges``: the input ports whose
+    declared dims are neither what their producer carries nor what it declares (IR306), as (port id, the dims in
+    the IR's notation that OpenVINO's reading carries there), for --fix."""
 
     __slots__ = FIELDS = ("layer", "status", "declared", "expected", "expected_known", "input_shape", "pattern",
-                          "pattern_origin", "special_zero", "steps", "outputs", "causes")
+                          "pattern_origin", "special_zero", "steps", "outputs", "causes", "edges")
     layer: Any
     status: Status
     declared: Optional[list[int]]
@@ -108,16 +110,18 @@ class LayerResult(Record):
     steps: list[str]
     outputs: Optional[list[PortResult]]
     causes: tuple[str, ...]
+    edges: tuple[tuple[str, tuple[int, ...]], ...]
 
     def __init__(self, layer: Any, status: Status, declared: Optional[list[int]], expected: Shape = None,
                  expected_known: bool = False, input_shape: Shape = None, pattern: Optional[list[Bound]] = None,
                  pattern_origin: str = "", special_zero: bool = False, steps: Optional[list[str]] = None,
-                 outputs: Optional[list[PortResult]] = None, causes: tuple[str, ...] = ()) -> None:
+                 outputs: Optional[list[PortResult]] = None, causes: tuple[str, ...] = (),
+                 edges: tuple[tuple[str, tuple[int, ...]], ...] = ()) -> None:
         self.layer, self.status, self.declared, self.expected = layer, status, declared, expected
         self.expected_known, self.input_shape, self.pattern = expected_known, input_shape, pattern
         self.pattern_origin, self.special_zero = pattern_origin, special_zero
         self.steps = [] if steps is None else steps
-        self.outputs, self.causes = outputs, causes
+        self.outputs, self.causes, self.edges = outputs, causes, edges
 
     def skipped(self, skip: Callable[[str], bool]) -> bool:
         """Whether ``--fix`` leaves this layer alone when it leaves the layers ``skip`` says alone (their findings

@@ -100,7 +100,39 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
         if layer_edits and layer.ref not in outcome.fixed:
             outcome.fixed.append(layer.ref)
     _input_precisions(result, model, precision, lines, edits, claimed, outcome)
+    _input_dims(result, model, skip, lines, edits, claimed, outcome)
     return edits
+
+
+def _input_dims(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines: list[bytes],
+                edits: list[_PortEdit], claimed: dict[int, tuple[int, ...]], outcome: Plan) -> None:
+    """The input ports whose dims are neither what their producer carries nor what it declares (IR306, the
+    verdict's ``edges``): rewritten to what OpenVINO's reading carries there, the producer left as it is."""
+    for res in (*result.layers, *result.flagged):
+        layer = res.layer
+        if not res.edges or skip(layer.id):
+            continue
+        scope = model.scope(layer.id) or model
+        try:
+            made = []
+            for pid, target in res.edges:
+                port = layer.input(pid)
+                if port is not None and port.dims != target:
+                    made.append(_port_edit(f"input port {pid} of {layer.name!r}", port, target, lines))
+            for e in made:
+                if claimed.get(e.key, e.new) != e.new:
+                    raise _Refused(f"{e.where} is also rewritten, differently, for another layer")
+            if made and any(d.id == layer.id for d in scope.duplicates):
+                raise _Refused(f"layer id {layer.id} is used by more than one layer")
+        except _Refused as r:
+            outcome.refused.append(Refusal(layer.ref, str(r)))
+            continue
+        for e in made:
+            if e.key not in claimed:
+                claimed[e.key] = e.new
+                edits.append(e)
+        if made and layer.ref not in outcome.fixed:
+            outcome.fixed.append(layer.ref)
 
 
 def _input_precisions(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines: list[bytes],
@@ -177,6 +209,8 @@ def _layer_edits(res: LayerResult, model: IRModel, lines: list[bytes]) -> list[_
     """The edits of every output port whose expected dims are known and declared otherwise, and of the
     consumers' input ports on those edges."""
     layer = res.layer
+    if not layer.outputs:  # a Result's: only its input ports' dims may lie (see _input_dims)
+        return []
     if not res.fixable:
         raise _Refused("the expected dims are not known" if not res.expected_known else "the expected rank is dynamic")
     edits = []

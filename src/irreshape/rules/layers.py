@@ -41,8 +41,9 @@ EDGE_MISMATCH = rule("IR306", "edge-mismatch", ERROR, """
     A layer's input port declares dims other than those its producer's output carries.
 
     Judged against the producer's inferred output, and against its declared output too: an input port
-    that repeats a lying producer's declared dims is covered by the producer's own finding.
-    """, needs=(GRAPH,))
+    that repeats a lying producer's declared dims is covered by the producer's own finding. `--fix` rewrites
+    the input port's dims to what the producer carries (its output as OpenVINO infers it).
+    """, fixable=True, needs=(GRAPH,))
 PRECISION_MISMATCH = rule("IR307", "precision-mismatch", WARNING, """
     A port's `precision` is not the element type OpenVINO infers for it: an output port's against the type its
     layer computes, an input port's against what its producer carries.

@@ -346,13 +346,14 @@ def _misc_cases(rng: random.Random) -> list[Case]:
 
 
 def _range_cases(rng: random.Random) -> list[Case]:
+    # openvino.opset4.range is Range-1 (the package re-exports opset1's); Range-4 is ``o.range`` (opset15)
     cases = []
     ints = [0, 1, 5, -3, 10, 7]
     for _ in range(30):
         start, stop, step = rng.choice(ints), rng.choice(ints), rng.choice([1, 2, -1, -2, 3, 0])
         et = rng.choice(["i64", "i32", "f32"])
         if rng.random() < 0.5:
-            cases.append(Case(lambda p, a=start, b=stop, s=step, t=et: opset4.range(c(a), c(b), c(s), t), []))
+            cases.append(Case(lambda p, a=start, b=stop, s=step, t=et: o.range(c(a), c(b), c(s), t), []))
         else:
             cases.append(Case(lambda p, a=start, b=stop, s=step: opset1.range(c(a), c(b), c(s)), []))
     for _ in range(20):
@@ -360,19 +361,31 @@ def _range_cases(rng: random.Random) -> list[Case]:
         et = rng.choice(["i64", "i32", "f32"])
         f = np.float32
         if rng.random() < 0.5:
-            cases.append(Case(lambda p, a=start, b=stop, s=step, t=et: opset4.range(c(a, f), c(b, f), c(s, f), t), []))
+            cases.append(Case(lambda p, a=start, b=stop, s=step, t=et: o.range(c(a, f), c(b, f), c(s, f), t), []))
         else:
             cases.append(Case(lambda p, a=start, b=stop, s=step: opset1.range(c(a, f), c(b, f), c(s, f)), []))
+    # each input its own type; a step in (-1, 1) truncates to 0 for an integer output
+    types = [np.int64, np.int32, np.float32, np.float16]
+    for _ in range(30):
+        start, stop = rng.choice(ints), rng.choice(ints)
+        step = rng.choice([0.5, -0.5, 0.3, -0.9, 1.5, -2.5, 9e-41, 1e-7, 2.0])
+        ts = [rng.choice(types), rng.choice(types), rng.choice([np.float32, np.float16])]
+        et = rng.choice(["i64", "i32", "u8", "f32", "f16"])
+        cases.append(Case(lambda p, a=start, b=stop, s=step, t=et, ts=ts: o.range(c(a, ts[0]), c(b, ts[1]),
+                                                                                  c(s, ts[2]), t), []))
     cases += [
-        Case(lambda p: opset4.range(c(0), c(2**32 + 5), c(1), "i64"), []),
-        Case(lambda p: opset4.range(c(0.0, np.float32), c(3e9, np.float32), c(1.0, np.float32), "f32"), []),
-        Case(lambda p: opset4.range(c(0.0, np.float32), c(1e19, np.float32), c(1.0, np.float32), "f32"), []),
-        Case(lambda p: opset4.range(c(0.0, np.float32), c(np.inf, np.float32), c(1.0, np.float32), "f32"), []),
-        Case(lambda p: opset4.range(p[0], c(5), c(1), "i64"), [""], [I64]),
-        Case(lambda p: opset4.range(c(0), p[0], c(1), "i64"), ["..."], [I64]),
-        Case(lambda p: opset4.range(c(0), c(5), p[0], "i64"), ["2"], [I64]),
+        Case(lambda p: o.range(c(0), c(2**32 + 5), c(1), "i64"), []),
+        Case(lambda p: o.range(c(0), c(5), c(0.5, np.float32), "i64"), []),
+        Case(lambda p: o.range(c(3), c(3), c(0.5, np.float32), "i32"), []),
+        Case(lambda p: o.range(c(0.0, np.float32), c(3e9, np.float32), c(1.0, np.float32), "f32"), []),
+        Case(lambda p: o.range(c(0.0, np.float32), c(1e19, np.float32), c(1.0, np.float32), "f32"), []),
+        Case(lambda p: o.range(c(0.0, np.float32), c(np.inf, np.float32), c(1.0, np.float32), "f32"), []),
+        Case(lambda p: o.range(p[0], c(5), c(1), "i64"), [""], [I64]),
+        Case(lambda p: o.range(c(0), p[0], c(1), "i64"), ["..."], [I64]),
+        Case(lambda p: o.range(c(0), c(5), p[0], "i64"), ["2"], [I64]),
         Case(lambda p: opset1.range(p[0], p[1], c(1)), ["", ""], [I64, I64]),
-        Case(lambda p: opset4.range(c([0, 1]), c(5), c(1), "i64"), []),
+        Case(lambda p: o.range(c([0, 1]), c(5), c(1), "i64"), []),
+        Case(lambda p: opset1.range(c(0), c(5), c(0.5, np.float32)), []),
     ]
     return cases
 

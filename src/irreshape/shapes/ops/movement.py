@@ -958,6 +958,8 @@ def _range(node: Node) -> list[Shape]:
     if len(vals) < 3:
         return [[Dim.dynamic()]]
     start, stop, step = vals
+    if step == 0:  # a step in (-1, 1) truncated for an integer output: ceil(x / 0) is inf or nan, cast to 0 (measured)
+        return [[Dim.of(0)]]
     span = 0.0 if (step > 0 and start >= stop) or (step < 0 and start <= stop) else stop - start
     strided = math.ceil(abs(span) / abs(step))
     # static_cast<uint32_t>(double), measured: the int64 conversion's low 32 bits, 0 past INT64_MAX

@@ -66,33 +66,40 @@ def test_a_lie_in_any_layer_is_an_error_on_that_layer_alone(tmp_path, with_consu
     assert not bad, "\n".join(bad)
 
 
+FAMILY = ("reshape", "squeeze", "unsqueeze")
+
+
 def _input_edits():
-    """(model, layer id, input port) of an input port with static dims and a producer, one for each kind of
-    consumer (a Result's among them), across tests/data/models and tests/data/today. Not out of the Reshape family
-    (IR107 judges those edges)."""
+    """(model, layer id, input port, the rule that reports it) of an input port with static dims and a producer:
+    one for each kind of consumer (a Result's among them), across tests/data/models and tests/data/today (IR306);
+    the Reshape family's own data input, each kind (IR106); and a consumer of each of its kinds (IR107)."""
     seen = set()
     for path in MODELS + sorted((ROOT / "tests" / "data" / "today").glob("*.xml")):
         model = parse(str(path))
         model.link()
         for layer in model.layers.values():
-            if layer.kind in seen or layer.kind in ("reshape", "squeeze", "unsqueeze") or not layer.inputs:
+            if not layer.inputs:
                 continue
             port = layer.inputs[0]
-            if port.source is None or port.source.layer.kind in ("reshape", "squeeze", "unsqueeze") \
-                    or not port.dims or any(d < 1 for d in port.dims) \
+            if port.source is None or not port.dims or any(d < 1 for d in port.dims) \
                     or len({p.line for p in layer.inputs}) != len(layer.inputs):
                 continue
-            seen.add(layer.kind)
-            yield pytest.param(path, layer.id, port, id=f"{layer.type}-{path.stem}")
-            if len(seen) >= 8 and "result" in seen:
-                return
+            producer = port.source.layer.kind
+            what = ("IR106", layer.kind) if layer.kind in FAMILY else ("IR107", producer) if producer in FAMILY \
+                else ("IR306", layer.kind)
+            if what in seen or (what[0] == "IR306" and layer.kind != "result"
+                                and len([w for w in seen if w[0] == "IR306"]) >= 8):
+                continue
+            seen.add(what)
+            yield pytest.param(path, layer.id, port, what[0], id=f"{what[0]}-{layer.type}-{path.stem}")
 
 
 @pytest.mark.parametrize("layers", ["reshape", "all"])
-@pytest.mark.parametrize("path,lid,port", list(_input_edits()))
-def test_an_input_port_that_lies_is_an_edge_error_that_fix_rewrites(tmp_path, path, lid, port, layers):
-    """One input port's last dim changed, its producer left alone: one IR306 on the consumer, whose verdict is
-    ``mismatch`` (never ``ok``) wherever it is listed; --fix rewrites that dim back and nothing else."""
+@pytest.mark.parametrize("path,lid,port,code", list(_input_edits()))
+def test_an_input_port_that_lies_is_an_edge_error_that_fix_rewrites(tmp_path, path, lid, port, code, layers):
+    """One input port's last dim changed, its producer left alone: one IR306 on the consumer (IR106 on a Reshape,
+    IR107 on a consumer of one), whose verdict is ``mismatch`` (never ``ok``) wherever it is listed; --fix
+    rewrites that dim back and nothing else."""
     dst = tmp_path / path.name
     lines = path.read_bytes().splitlines(keepends=True)
     n = port.dim_lines[-1]
@@ -102,7 +109,7 @@ def test_an_input_port_that_lies_is_an_edge_error_that_fix_rewrites(tmp_path, pa
     before = {(f.code, f.layer.id if f.layer else None) for f in check_file(str(path)).findings}
     result = check_file(str(dst), Options(layers=layers))
     added = [(f.code, f.layer.id) for f in result.findings if (f.code, f.layer.id if f.layer else None) not in before]
-    assert added == [("IR306", lid)]
+    assert added == [(code, lid)]
     verdicts = [r for r in (*result.layers, *result.flagged) if r.layer.id == lid]
     assert verdicts and all(r.status.value == "mismatch" for r in verdicts)
     from irreshape.fixers import fix_file

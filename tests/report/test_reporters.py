@@ -69,7 +69,7 @@ def test_full_in_color_marks_the_wrong_dim(monkeypatch):
     monkeypatch.chdir(REPO)
     out = irreshape("check", "--isolated", "--format", "full", "--color", "always", FILES[0]).stdout
     assert "\x1b[1;31merror[IR101]\x1b[0m" in out
-    assert out.count("\x1b[1;31m>\x1b[0m") == 5  # IR101: layer + dim; IR105: layer + dim; IR106: port
+    assert out.count("\x1b[1;31m>\x1b[0m") == 6  # IR101: layer + dim; IR105: layer + dim; IR106: port + dim
 
 
 @pytest.mark.parametrize("text, data, prop", [

@@ -156,7 +156,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
             refusal = others.refusal(layer)
             if refusal is not None:  # OpenVINO rejects its input types: that is its one finding
                 verdict, _ = check(layer, graph)
-                verdict.status = Status.INVALID
+                verdict.status, verdict.edges = Status.INVALID, ()
                 _record(graph, readings, layer, verdict, None)
                 family.append(verdict)
                 result.findings.append(refusal)
@@ -179,7 +179,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
             if alt is not None:
                 second, second_findings = check(layer, alt)
                 if second.status is Status.OK and not breaks_spec(second_findings):
-                    findings = second_findings
+                    findings, verdict.edges = second_findings, ()  # (its input edge repeats a lie upstream)
                 else:
                     second = None
         except Exception as e:
@@ -197,7 +197,9 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                                                       expected_type(graph, port), id(port) in retyped)]
         if every or (port is not None and id(port) in retyped):  # a lying precision shown, and for --fix
             verdict.outputs = outputs
-            verdict.status = declared_status(verdict.status, outputs)
+            verdict.status = declared_status(verdict.status, outputs, verdict.edges)
+        elif verdict.edges:
+            verdict.status = declared_status(verdict.status, [], verdict.edges)
     result.layers += family
     _count_spared(result.findings[start:], readings.spared, readings.refusing)
     if pinned:

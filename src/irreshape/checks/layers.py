@@ -14,7 +14,7 @@ from ..rules.layers import (DYNAMIC_DECLARED, EDGE_MISMATCH, INCONSISTENT, NOT_I
                             PRECISION_MISMATCH, RANK_MISMATCH, REJECTED, UNPROVEN)
 from ..shapes.versions import resolve
 from .graph import Graph, describe
-from .reshape import FAMILY, KINDS, disagreement
+from .reshape import FAMILY, KINDS, consumer_lies, disagreement
 
 _READ = ("inferred", "declared")  # origins whose shape is OpenVINO's: compared with what the XML declares
 _RANK = {s: i for i, s in enumerate((Status.OK, Status.TRUSTED, Status.UNVERIFIED, Status.MISMATCH, Status.INVALID))}
@@ -138,7 +138,7 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
         lying = list(layer.outputs)
     elif layer.inputs:
         edges = _edges(layer, graph)
-        findings += [f for f, _ in edges]
+        findings += [f for f, _ in edges if f is not None]
     return status, findings, lying, [e for _, e in edges]
 
 
@@ -227,17 +227,17 @@ def _verdict(declared: tuple[int, ...], shape: list) -> tuple:
     return rule, f": dim {', '.join(map(str, bad))} {what}"
 
 
-def _edges(layer: Layer, graph: Graph) -> list[tuple[Finding, tuple[str, tuple[int, ...]]]]:
+def _edges(layer: Layer, graph: Graph) -> list[tuple[Finding | None, tuple[str, tuple[int, ...]]]]:
     """Each input port holds what its producer's output carries (as inferred), or repeats the producer's
     declared dims (a lying producer has its own finding): the IR306 of each that does neither, with (the port's
-    id, the dims it should declare). Edges into a Reshape's data input and out of a Reshape are judged by the
-    Reshape rules (IR106, IR107)."""
-    found: list[tuple[Finding, tuple[str, tuple[int, ...]]]] = []
+    id, the dims it should declare). An edge out of a Reshape-family layer is judged by the Reshape rules
+    (:func:`~.reshape.consumer_lies`): its IR107 is that layer's finding, so the pair comes without one (None);
+    an edge into a Reshape-family layer is its own check's (IR106)."""
+    found: list[tuple[Finding | None, tuple[str, tuple[int, ...]]]] = []
     for port in layer.inputs:
         src = port.source
         # an input repeating its producer's dims (most are one tuple, the parser shares them) is no news
-        if src is None or port.dims is src.dims or port.dims is None or src.dims is None \
-                or port.dims == src.dims or src.layer.kind in FAMILY:  # type: ignore[union-attr]
+        if src is None or port.dims is src.dims or port.dims is None or src.dims is None or port.dims == src.dims:
             continue
         if graph.origin(src) not in _READ:
             continue
@@ -246,6 +246,10 @@ def _edges(layer: Layer, graph: Graph) -> list[tuple[Finding, tuple[str, tuple[i
         if carried is None or tuple(port.dims) == carried:
             continue
         producer = src.layer
+        if producer.kind in FAMILY:  # type: ignore[union-attr]
+            if consumer_lies(port.dims, list(src.dims), shape):
+                found.append((None, (port.id, carried)))
+            continue
         found.append((Finding(EDGE_MISMATCH, f"{describe(layer)}: input port {port.id} declares "
                               f"{fmt_list(port.dims)}, but {producer.type} {producer.name!r} (id {producer.id}) port "
                               f"{src.id} carries {format_shape(shape)} (and declares {fmt_list(src.dims)})",

@@ -85,7 +85,7 @@ def check_layer(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findi
         _special_zero(c)
         data_port = _ports(c)
         c.res.input_shape = graph.input_shape(data_port)
-        c.findings.extend(_check_input_edge(layer, data_port, c.res.input_shape))
+        _check_input_edge(c, data_port, c.res.input_shape)
         bounds = _static_pattern(c) if layer.kind == "staticreshape" else _pattern(c)
         _recompute(c, bounds)
     except _Done:
@@ -121,7 +121,7 @@ def _on_taken(c: _Check) -> None:
     if scenario:
         c.res.expected_known = False
     c.findings = [f for f in c.findings if f.rule.code not in _CLAIMS and not (scenario and f.rule is VOLUME_MISMATCH)]
-    c.res.status = Status.UNVERIFIED
+    c.res.status, c.res.edges = Status.UNVERIFIED, ()
     c.findings.append(Finding(UNVERIFIED, f"{c.who} not verified: its inputs rest on declared dims irreshape takes "
                               "from the XML (a layer it does not infer)", c.layer.line, c.layer.ref))
 
@@ -338,43 +338,47 @@ def disagreement(declared: list[int] | tuple[int, ...], expected: list[Dim], ans
     return None
 
 
-def _check_input_edge(layer: "Layer", port: "Port", shape: Shape) -> Iterator[Finding]:
+def _check_input_edge(c: _Check, port: "Port", shape: Shape) -> None:
     """The input port must hold what its producer produces in the reading (``shape``: a Parameter's `shape`
     attribute, a checked Reshape's recomputed dims), or repeat what the producer declares (a producer that lies
-    has its own finding)."""
+    has its own finding). Where the reading is OpenVINO's, the verdict holds the dims the port should declare
+    (``edges``, for ``--fix``)."""
     src_port = port.source
     if src_port is None or src_port.dims is None or port.dims is None or port.dims == src_port.dims:
         return
     src_layer = src_port.layer
     theirs = () if shape is None else tuple(d.to_ir() for d in shape)  # a dynamic rank: no <dim>
     if tuple(port.dims) != theirs:
-        yield Finding(INPUT_MISMATCH, f"{describe(layer)}: input port {port.id} declares {fmt_list(port.dims)}, but "
-                      f"{src_layer.type} {src_layer.name!r} (id {src_layer.id}) port {src_port.id} produces "
-                      f"{fmt_list(theirs)}", port.line, layer.ref)
+        c.findings.append(Finding(INPUT_MISMATCH, f"{describe(c.layer)}: input port {port.id} declares "
+                                  f"{fmt_list(port.dims)}, but {src_layer.type} {src_layer.name!r} (id {src_layer.id}) "
+                                  f"port {src_port.id} produces {fmt_list(theirs)}", port.line, c.layer.ref))
+        if shape is not None and c.graph.origin(src_port) in ("inferred", "declared"):
+            c.res.edges = ((port.id, theirs),)
+
+
+def consumer_lies(dims: tuple[int, ...], declared: list[int] | None, expected: Shape) -> bool:
+    """IR107's one decision: whether a consumer's input port ``dims`` on a Reshape-family layer's output lies. A
+    port that repeats the declared dims agrees (a lying output port has its own IR101/IR102); where the output is
+    recomputed (``expected``; None where it is not), so does one that holds the recomputed dims, or a -1 for a
+    static one as the output port may."""
+    if declared is not None and list(dims) == declared:
+        return False
+    if expected is None:
+        return declared is not None
+    return dims != tuple([d.to_ir() for d in expected]) and \
+        (len(dims) != len(expected) or bool(differing(dims, expected, _WRONG)))
 
 
 def _check_consumers(layer: "Layer", out_port: "Port", declared, graph: "Graph",
                      expected: Shape = None) -> Iterator[Finding]:
-    """Each consumer's input port must agree with the Reshape's output.
-
-    A consumer port that repeats the declared dims agrees (a lying output port has its own IR101/IR102); where
-    the output is recomputed, so does one that holds the recomputed dims. A consumer that is itself a Reshape
-    checks its own input port (IR106): the blame goes to it alone. The finding is the consumer's (the Reshape
-    agrees with OpenVINO; the consumer's input port is what lies), as an edge's IR306 is its input port's layer's.
-    """
-    written = None if expected is None else tuple([d.to_ir() for d in expected])  # as the serializer writes it
+    """Each consumer's input port must agree with the Reshape's output (:func:`consumer_lies`). A consumer that is
+    itself a Reshape checks its own input port (IR106): the blame goes to it alone. The finding is the consumer's
+    (the Reshape agrees with OpenVINO; the consumer's input port is what lies), as an edge's IR306 is its input
+    port's layer's, and ``--fix`` rewrites that port (the consumer's verdict holds it: ``checks.layers``)."""
     for c_layer, c_port in graph.model.consumers(layer.id, out_port.id, FAMILY):
-        if c_port.dims is None or c_layer.kind in FAMILY or (declared is not None and list(c_port.dims) == declared):
+        if c_port.dims is None or c_layer.kind in FAMILY or not consumer_lies(c_port.dims, declared, expected):
             continue
-        if expected is not None:
-            theirs = c_port.dims
-            if theirs == written or (len(theirs) == len(expected) and not differing(theirs, expected, _WRONG)):
-                continue
-            reference = f"is {format_shape(expected)}"
-        elif declared is None or list(c_port.dims) == declared:
-            continue
-        else:
-            reference = f"declares {fmt_list(declared)}"
+        reference = f"declares {fmt_list(declared)}" if expected is None else f"is {format_shape(expected)}"
         yield Finding(CONSUMER_MISMATCH, f"{describe(layer)}: output {reference}, but consumer {c_layer.type} "
                       f"{c_layer.name!r} (id {c_layer.id}) input port {c_port.id} declares {fmt_list(c_port.dims)}",
                       c_port.line, c_layer.ref)  # on the consumer: its input port is what lies
@@ -391,7 +395,7 @@ def check_view(layer: "Layer", graph: "Graph") -> tuple[LayerResult, list[Findin
     except _Done:
         return res, c.findings
     in_shape = res.input_shape = graph.input_shape(data_port)
-    c.findings.extend(_check_input_edge(layer, data_port, in_shape))
+    _check_input_edge(c, data_port, in_shape)
     declared = res.declared
     expected = graph.infer_output(layer, c.out, [in_shape, *[graph.input_shape(p) for p in layer.inputs[1:]]])
     if isinstance(expected, str):  # OpenVINO rejects the layer

@@ -69,14 +69,15 @@ class Plan:
 
 
 def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: Optional[Skip] = None,
-             targets: tuple[str, ...] = (), unsafe: bool = False, skip_target: Skip = ()) -> FixOutcome:
+             targets: tuple[str, ...] = (), unsafe: bool = False, skip_target: Skip = (),
+             skip_edges: Optional[Skip] = None) -> FixOutcome:
     """Fix the mismatched layers of one checked file.
 
     ``write=False`` only computes the new bytes and the diff (``--diff``); ``write=True`` also
     replaces the file atomically when it changes (``--fix``). Layers whose id is in ``skip`` (or for
     which ``skip(id)`` is true: suppressed findings) are not fixed; ``skip_precision`` says the same of their
-    ports' ``precision`` (by default ``skip``: one rule's finding must not rewrite what another's, suppressed,
-    says). With ``targets`` (releases), the layers they refuse are rewritten into older forms they read where
+    ports' ``precision`` and ``skip_edges`` of their input ports' dims on an edge (IR106, IR107, IR306) (each by
+    default ``skip``: one rule's finding must not rewrite what another's, suppressed, says). With ``targets`` (releases), the layers they refuse are rewritten into older forms they read where
     that is exact (:mod:`.downgrade`; ``unsafe``: close forms too), less ``skip_target``. Never raises on bad
     input or a failed write: ``error`` says what went wrong and the file is then untouched.
     """
@@ -89,7 +90,8 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     lines = original.splitlines(keepends=True)
     fmt = formats.of(path) or formats.DEFAULT
     plan: Plan = fmt.load("fix")(lines, result, Skipper(_skipper(skip),
-                                                        _skipper(skip_precision if skip_precision is not None else skip)))
+                                                        _skipper(skip_precision if skip_precision is not None else skip),
+                                                        _skipper(skip_edges if skip_edges is not None else skip)))
     if targets and plan.error is None and fmt.downgrade:
         fmt.load("downgrade")(lines, result, plan, targets, unsafe, _skipper(skip_target))
     outcome = FixOutcome(path, original, fixed=[] if plan.error else plan.fixed, refused=plan.refused,
@@ -125,12 +127,14 @@ def _skipper(skip: Skip) -> Callable[[str], bool]:
 
 
 class Skipper:
-    """What a fixer leaves alone: called with a layer id, its dims; ``precision(id)``, its ports' precisions."""
+    """What a fixer leaves alone: called with a layer id, its output dims; ``precision(id)``, its ports'
+    precisions; ``edges(id)``, its input ports' dims on an edge."""
 
-    __slots__ = ("dims", "precision")
+    __slots__ = ("dims", "precision", "edges")
 
-    def __init__(self, dims: Callable[[str], bool], precision: Callable[[str], bool]) -> None:
-        self.dims, self.precision = dims, precision
+    def __init__(self, dims: Callable[[str], bool], precision: Callable[[str], bool],
+                 edges: Callable[[str], bool]) -> None:
+        self.dims, self.precision, self.edges = dims, precision, edges
 
     def __call__(self, layer_id: str) -> bool:
         return self.dims(layer_id)

@@ -83,56 +83,47 @@ def _plan(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines
         if res.status is not Status.MISMATCH or res.skipped(skip):
             continue
         scope = model.scope(layer.id) or model  # the graph holding the layer: the main one or a body
-        try:
-            if any(d.id == layer.id for d in scope.duplicates):
-                raise _Refused(f"layer id {layer.id} is used by more than one layer")
-            layer_edits = _layer_edits(res, scope, lines)
-            for e in layer_edits:
-                if claimed.get(e.key, e.new) != e.new:
-                    raise _Refused(f"{e.where} is also rewritten, differently, for another layer")
-        except _Refused as r:
-            outcome.refused.append(Refusal(layer.ref, str(r)))
-            continue
-        for e in layer_edits:
-            if e.key not in claimed:
-                claimed[e.key] = e.new
-                edits.append(e)
-        if layer_edits and layer.ref not in outcome.fixed:
-            outcome.fixed.append(layer.ref)
+        _take(res, scope, lambda: _layer_edits(res, scope, lines), claimed, edits, outcome)
     _input_precisions(result, model, precision, lines, edits, claimed, outcome)
-    _input_dims(result, model, skip, lines, edits, claimed, outcome)
+    _input_dims(result, model, getattr(skip, "edges", skip), lines, edits, claimed, outcome)
     return edits
 
 
 def _input_dims(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines: list[bytes],
                 edits: list[_PortEdit], claimed: dict[int, tuple[int, ...]], outcome: Plan) -> None:
-    """The input ports whose dims are neither what their producer carries nor what it declares (IR306, the
-    verdict's ``edges``): rewritten to what OpenVINO's reading carries there, the producer left as it is."""
+    """The input ports whose dims are neither what their producer carries nor what it declares (IR306; IR106 and
+    IR107 by the Reshape family's rules: the verdict's ``edges``): rewritten to what OpenVINO's reading carries
+    there, the producer left as it is."""
     for res in (*result.layers, *result.flagged):
         layer = res.layer
-        if not res.edges or skip(layer.id):
-            continue
-        scope = model.scope(layer.id) or model
-        try:
-            made = []
-            for pid, target in res.edges:
-                port = layer.input(pid)
-                if port is not None and port.dims != target:
-                    made.append(_port_edit(f"input port {pid} of {layer.name!r}", port, target, lines))
-            for e in made:
-                if claimed.get(e.key, e.new) != e.new:
-                    raise _Refused(f"{e.where} is also rewritten, differently, for another layer")
-            if made and any(d.id == layer.id for d in scope.duplicates):
-                raise _Refused(f"layer id {layer.id} is used by more than one layer")
-        except _Refused as r:
-            outcome.refused.append(Refusal(layer.ref, str(r)))
-            continue
+        if res.edges and not skip(layer.id):
+            _take(res, model.scope(layer.id) or model, lambda: [
+                _port_edit(f"input port {pid} of {layer.name!r}", port, target, lines)
+                for pid, target in res.edges if (port := layer.input(pid)) is not None and port.dims != target],
+                claimed, edits, outcome)
+
+
+def _take(res: LayerResult, scope: IRModel, make: Callable[[], list[_PortEdit]], claimed: dict[int, tuple[int, ...]],
+          edits: list[_PortEdit], outcome: Plan) -> None:
+    """The edits ``make()`` gives for a layer, taken unless one rewrites a line that another layer's edit rewrites
+    otherwise or the layer's id is not unique in its graph (a refusal: none taken); the layer is fixed where any is."""
+    layer = res.layer
+    try:
+        made = make()
         for e in made:
-            if e.key not in claimed:
-                claimed[e.key] = e.new
-                edits.append(e)
-        if made and layer.ref not in outcome.fixed:
-            outcome.fixed.append(layer.ref)
+            if claimed.get(e.key, e.new) != e.new:
+                raise _Refused(f"{e.where} is also rewritten, differently, for another layer")
+        if made and any(d.id == layer.id for d in scope.duplicates):
+            raise _Refused(f"layer id {layer.id} is used by more than one layer")
+    except _Refused as r:
+        outcome.refused.append(Refusal(layer.ref, str(r)))
+        return
+    for e in made:
+        if e.key not in claimed:
+            claimed[e.key] = e.new
+            edits.append(e)
+    if made and layer.ref not in outcome.fixed:
+        outcome.fixed.append(layer.ref)
 
 
 def _input_precisions(result: FileResult, model: IRModel, skip: Callable[[str], bool], lines: list[bytes],

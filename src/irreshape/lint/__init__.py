@@ -18,7 +18,7 @@ from ..core import formats
 from ..core.findings import Finding
 from ..core.records import Record
 from ..core.results import FileResult, Options
-from ..rules import analyses
+from ..rules import EDGES, analyses
 from ..rules.layers import PRECISION_MISMATCH
 from . import suppress
 from .config import ConfigError, Settings, path_matches, project_root, relative_path
@@ -160,10 +160,11 @@ def _lint_file(path: str, settings: Settings):
         # fix only what is still reported: a suppressed or baselined-away finding is left alone
         # (each rule's own: a reported dims finding does not rewrite a precision whose IR307 is suppressed)
         wanted = {f.layer.id for f in result.findings if f.rule.fixable and f.layer is not None
-                  and f.rule is not PRECISION_MISMATCH}
+                  and f.rule is not PRECISION_MISMATCH and f.rule not in EDGES}
         retype = {f.layer.id for f in result.findings if f.rule is PRECISION_MISMATCH and f.layer is not None}
+        edges = {f.layer.id for f in result.findings if f.rule in EDGES and f.layer is not None}
         fixed = fix_file(result, write=settings.fix == "fix", skip=lambda lid: lid not in wanted,
-                         skip_precision=lambda lid: lid not in retype,
+                         skip_precision=lambda lid: lid not in retype, skip_edges=lambda lid: lid not in edges,
                          targets=tuple(release for _, release in settings.targets),
                          unsafe=settings.unsafe_fixes, skip_target=_target_skip(result))
         if fixed.written:  # report what remains

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Optional, TextIO
 
-from ..core.dims import Agreement, agreement
+from ..core.dims import Agreement, Dim, agreement
 from ..core.results import FileResult
 from ..core.text import display_path
+from ..rules import EDGES
 from . import Context, summary
 
 if TYPE_CHECKING:
     from ..core.findings import Finding
     from ..core.results import LayerResult
+    from ..frontends.openvino.model import Port
 
 _STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold cyan"}
 
@@ -78,10 +80,11 @@ def full(results: list[FileResult], out: TextIO, ctx: Context) -> None:
                       soft_wrap=True, emoji=False, width=100)
     for r in results:
         by_id = {lr.layer.id: lr for lr in r.layers}
-        plans = [(f, _plan(f, by_id)) for f in r.findings]
+        edges = {lr.layer.id: lr for lr in (*r.layers, *r.flagged) if lr.edges}
+        plans = [(f, _plan(f, by_id, edges)) for f in r.findings]
         source = _read_lines(r.path, {n for _, (shown, _) in plans for n in shown})
         for f, (shown, marked) in plans:
-            for renderable in _finding(r, f, shown, marked, source, by_id, ctx):
+            for renderable in _finding(r, f, shown, marked, source, by_id, ctx, _edge(f, edges)):
                 console.print(renderable)
             console.print()
     if not ctx.quiet:
@@ -89,7 +92,7 @@ def full(results: list[FileResult], out: TextIO, ctx: Context) -> None:
 
 
 def _finding(r: FileResult, f: "Finding", shown: list[int], marked: set[int], source: dict[int, str],
-             by_id: dict, ctx: Context):
+             by_id: dict, ctx: Context, edge: "tuple[Port, tuple[int, ...]] | None" = None):
     from rich.text import Text
 
     head = Text()
@@ -101,7 +104,12 @@ def _finding(r: FileResult, f: "Finding", shown: list[int], marked: set[int], so
     if lines:
         yield from _snippet(lines, marked, source, ctx)
     lr = by_id.get(f.layer.id) if f.layer is not None and f.rule.fixable else None
-    if f.code == "IR307" and f.layer is not None:  # a precision, not dims (the layer may be only in `flagged`)
+    if f.rule in EDGES:  # an input port's dims, beside the ones it should declare
+        if edge is not None:
+            yield Text("   |", style="blue")
+            yield _side_by_side(list(edge[0].dims or ()), [Dim.of(v) if v >= 0 else Dim.dynamic() for v in edge[1]],
+                                ctx)
+    elif f.code == "IR307" and f.layer is not None:  # a precision, not dims (the layer may be only in `flagged`)
         typed = lr or next((v for v in r.flagged if v.layer.id == f.layer.id), None)
         for out in (typed.outputs or []) if typed is not None else []:
             if out.retyped:
@@ -109,10 +117,21 @@ def _finding(r: FileResult, f: "Finding", shown: list[int], marked: set[int], so
                 yield Text(f"   = port {out.port} precision: declared {out.declared_type}, expected {out.expected_type}")
     elif lr is not None and lr.expected_known and lr.declared is not None:
         yield Text("   |", style="blue")
-        yield _side_by_side(lr, ctx)
+        yield _side_by_side(list(lr.declared), list(lr.expected or []), ctx)
 
 
-def _plan(f: "Finding", by_id: dict[str, "LayerResult"]) -> tuple[list[int], set[int]]:
+def _edge(f: "Finding", edges: dict[str, "LayerResult"]) -> "tuple[Port, tuple[int, ...]] | None":
+    """The input port an edge finding (IR106, IR107, IR306) is on and the dims it should declare, where the
+    layer's verdict holds them."""
+    lr = edges.get(f.layer.id) if f.layer is not None and f.rule in EDGES else None
+    for pid, target in lr.edges if lr is not None else ():
+        port = lr.layer.input(pid)
+        if port is not None and port.line == f.line:
+            return port, target
+    return None
+
+
+def _plan(f: "Finding", by_id: dict[str, "LayerResult"], edges: dict[str, "LayerResult"]) -> tuple[list[int], set[int]]:
     """(the XML lines to show for a finding, the lines to mark): the layer's first lines, and each
     marked line with one line of context."""
     if not f.line:
@@ -120,9 +139,16 @@ def _plan(f: "Finding", by_id: dict[str, "LayerResult"]) -> tuple[list[int], set
     start, end = f.extra.get("span", (f.line, f.line))
     marked = {f.line}
     lr = by_id.get(f.layer.id) if f.layer is not None else None
-    if lr is not None and f.rule.fixable:
+    edge = _edge(f, edges)
+    if edge is not None:  # the input port's dims that differ from what it should declare
+        port, target = edge
+        marked |= {n for i, n in enumerate(port.dim_lines)
+                   if len(port.dims or ()) != len(target) or port.dims[i] != target[i]}  # type: ignore[index]
+    elif lr is not None and f.rule.fixable:
         marked |= _bad_dim_lines(lr)
     wanted = {start, start + 1} | {n + d for n in marked for d in (-1, 0, 1)}
+    if edge is not None:
+        wanted |= set(edge[0].dim_lines)
     if lr is not None:  # a finding on one of the layer's ports: show all of the port's dims
         wanted |= {n for p in lr.layer.inputs + lr.layer.outputs if p.line == f.line for n in p.dim_lines}
     last = max(end, *wanted)
@@ -187,11 +213,10 @@ def _snippet(lines: list[int], marked: set[int], source: dict[int, str], ctx: Co
         prev = n
 
 
-def _side_by_side(lr: "LayerResult", ctx: Context):
+def _side_by_side(declared: list[int], expected: list[Dim], ctx: Context):
+    """A port's declared dims beside the expected ones, those that differ marked."""
     from rich.text import Text
 
-    declared: list[Optional[int]] = list(lr.declared or [])
-    expected = list(lr.expected or [])
     rows = max(len(declared), len(expected))
     cells = [(str(i), _cell(declared, i), _cell(expected, i)) for i in range(rows)]
     w = [max(len(h), *(len(c[k]) for c in cells)) for k, h in enumerate(("dim", "declared", "expected"))]

@@ -26,6 +26,8 @@ ALL: tuple[Rule, ...] = tuple(sorted(structure.RULES + weights.RULES + reshape.R
                                      key=lambda r: r.code))
 BY_CODE: dict[str, Rule] = {r.code: r for r in ALL}
 BY_NAME: dict[str, Rule] = {r.name: r for r in ALL}
+# the rules whose finding is an input port's dims on an edge (--fix rewrites that port, not the layer's outputs)
+EDGES: frozenset[Rule] = frozenset({layers.EDGE_MISMATCH, reshape.INPUT_MISMATCH, reshape.CONSUMER_MISMATCH})
 
 
 def analyses(codes: Iterable[str]) -> frozenset[str]:

@@ -39,10 +39,15 @@ DYNAMIC_DECLARED = rule("IR105", "reshape-declared-dynamic", WARNING, """
     """, fixable=True)
 INPUT_MISMATCH = rule("IR106", "reshape-input-mismatch", ERROR, """
     The dims on a Reshape's input port differ from the output port of the layer that feeds it.
-    """)
+
+    `--fix` rewrites the input port to what its producer carries in OpenVINO's reading (the producer
+    is left as it is).
+    """, fixable=True)
 CONSUMER_MISMATCH = rule("IR107", "reshape-consumer-mismatch", ERROR, """
     A layer consuming the Reshape's output declares input dims that differ from the Reshape's output.
-    """)
+
+    `--fix` rewrites the consumer's input port to the Reshape's output as OpenVINO infers it.
+    """, fixable=True)
 PATTERN_PORT = rule("IR108", "reshape-pattern-port-mismatch", ERROR, """
     The Reshape's shape input port is not 1-D with as many elements as the shape tensor holds.
     """)

@@ -168,6 +168,10 @@ class _InputShapes(Sequence[Shape]):
         return self._graph.input_shape(self._ports[i])
 
 
+# the origins (see Graph.origin) whose shape is OpenVINO's: compared with what the XML declares
+READ = ("inferred", "declared")
+
+
 class Graph:
     """Shapes and values of one IR, as OpenVINO's ``read_model`` infers them: every layer with a shape function
     from its inputs, from the Parameters' ``shape`` and the Consts' ``shape`` attributes on; ``origin`` says

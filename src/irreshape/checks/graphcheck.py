@@ -197,9 +197,7 @@ def check_graph_layers(model: IRModel, graph: Graph, options: Options | None, re
                                                       expected_type(graph, port), id(port) in retyped)]
         if every or (port is not None and id(port) in retyped):  # a lying precision shown, and for --fix
             verdict.outputs = outputs
-            verdict.status = declared_status(verdict.status, outputs, verdict.edges)
-        elif verdict.edges:
-            verdict.status = declared_status(verdict.status, [], verdict.edges)
+        verdict.status = declared_status(verdict.status, outputs, verdict.edges)
     result.layers += family
     _count_spared(result.findings[start:], readings.spared, readings.refusing)
     if pinned:

@@ -13,10 +13,9 @@ from ..frontends.openvino.model import Layer, Port
 from ..rules.layers import (DYNAMIC_DECLARED, EDGE_MISMATCH, INCONSISTENT, NOT_INFERRED, OUTPUT_MISMATCH,
                             PRECISION_MISMATCH, RANK_MISMATCH, REJECTED, UNPROVEN)
 from ..shapes.versions import resolve
-from .graph import Graph, describe
+from .graph import READ, Graph, describe
 from .reshape import FAMILY, KINDS, consumer_lies, disagreement
 
-_READ = ("inferred", "declared")  # origins whose shape is OpenVINO's: compared with what the XML declares
 _RANK = {s: i for i, s in enumerate((Status.OK, Status.TRUSTED, Status.UNVERIFIED, Status.MISMATCH, Status.INVALID))}
 _PASSED = (Status.OK, Status.TRUSTED)
 _ONEDNN = frozenset(KINDS) - {"reshape"}  # StaticReshape, DynamicReshape
@@ -111,7 +110,7 @@ def _judge(layer: Layer, graph: Graph, verdicts: dict,
     lying: list[Port] = []
     for port in layer.outputs:
         shape, origin = graph.shape(port), graph.origin(port)
-        if origin in _READ:
+        if origin in READ:
             found = _compare(layer, port, shape, verdicts)
             if found:
                 findings.append(found)
@@ -180,7 +179,7 @@ def _verdict_on(layer: Layer, status: Status, graph: Graph, edges: list = ()) ->
     """A layer's verdict with every output port's declared and expected dims and types (the first port's dims at
     the top), OpenVINO's, and its input ports' dims that lie (``edges``, see _edges)."""
     outputs = [PortResult(port.id, None if port.dims is None else list(port.dims), graph.shape(port),
-                          graph.origin(port) in _READ, port.precision, expected_type(graph, port),
+                          graph.origin(port) in READ, port.precision, expected_type(graph, port),
                           not graph.scenario and graph.precision_lies(port))
                for port in layer.outputs]
     res = LayerResult(layer, declared_status(status, outputs, edges), None, outputs=outputs, edges=tuple(edges))
@@ -239,7 +238,7 @@ def _edges(layer: Layer, graph: Graph) -> list[tuple[Finding | None, tuple[str, 
         # an input repeating its producer's dims (most are one tuple, the parser shares them) is no news
         if src is None or port.dims is src.dims or port.dims is None or src.dims is None or port.dims == src.dims:
             continue
-        if graph.origin(src) not in _READ:
+        if graph.origin(src) not in READ:
             continue
         shape = graph.shape(src)
         carried = None if shape is None else tuple(d.to_ir() for d in shape)

@@ -18,6 +18,7 @@ from ..rules.reshape import (CONSUMER_MISMATCH, DYNAMIC_DECLARED, INPUT_MISMATCH
 from ..shapes.onednn import onednn_reshape
 from ..shapes.reshape import ReshapeError, reshape_v1
 from ..shapes.values import RAW_REFUSED
+from .graph import READ
 from .runtime import cpu_findings
 from .values import Unknown
 
@@ -205,7 +206,7 @@ def _pattern(c: _Check) -> list[Bound]:
             raise c.stop(Status.INVALID)
     given = graph.input_shape(shape_port)  # its rank is checked whether or not its values can be had
     if given is not None and len(given) != 1 and shape_port.source is not None \
-            and graph.origin(shape_port.source) in ("inferred", "declared"):
+            and graph.origin(shape_port.source) in READ:
         c.find(INVALID_PATTERN, f"the pattern has shape {format_shape(given)}: Pattern shape must have rank 1")
         raise c.stop(Status.INVALID)
     value = graph.input_value(layer, shape_port)
@@ -352,7 +353,7 @@ def _check_input_edge(c: _Check, port: "Port", shape: Shape) -> None:
         c.findings.append(Finding(INPUT_MISMATCH, f"{describe(c.layer)}: input port {port.id} declares "
                                   f"{fmt_list(port.dims)}, but {src_layer.type} {src_layer.name!r} (id {src_layer.id}) "
                                   f"port {src_port.id} produces {fmt_list(theirs)}", port.line, c.layer.ref))
-        if shape is not None and c.graph.origin(src_port) in ("inferred", "declared"):
+        if shape is not None and c.graph.origin(src_port) in READ:
             c.res.edges = ((port.id, theirs),)
 
 

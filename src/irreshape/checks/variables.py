@@ -12,9 +12,7 @@ from ..rules.state import ASSIGN_MISMATCH
 from ..shapes.dimops import shapes_compatible
 from ..shapes.node import ShapeError, opset_number
 from ..shapes.ops.state import variable_shape
-from .graph import Graph, describe
-
-_READ = ("inferred", "declared")
+from .graph import READ, Graph, describe
 
 
 def _v3(layer: Layer) -> bool:
@@ -61,7 +59,7 @@ def _input(assign: Layer, graph: Graph):
     if src is None:
         return False
     shape = graph.shape(src)
-    return shape if graph.origin(src) in _READ else False
+    return shape if graph.origin(src) in READ else False
 
 
 def _assign_6(assign: Layer, vid: str, readers: list[Layer], graph: Graph) -> str | None:
@@ -90,7 +88,7 @@ def _assign_3(assign: Layer, vid: str, readers: list[Layer], graph: Graph) -> st
     shape = _input(assign, graph)
     src = reader.outputs[0] if reader.outputs else None
     held = graph.shape(src) if src is not None else None
-    if shape is False or held is None or shape is None or graph.origin(src) not in _READ:
+    if shape is False or held is None or shape is None or graph.origin(src) not in READ:
         return None
     if all(d.is_static for d in shape) and all(d.is_static for d in held) and \
             [d.lo for d in shape] != [d.lo for d in held]:

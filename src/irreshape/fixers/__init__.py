@@ -76,9 +76,9 @@ def fix_file(result: FileResult, write: bool, skip: Skip = (), skip_precision: O
     ``write=False`` only computes the new bytes and the diff (``--diff``); ``write=True`` also
     replaces the file atomically when it changes (``--fix``). Layers whose id is in ``skip`` (or for
     which ``skip(id)`` is true: suppressed findings) are not fixed; ``skip_precision`` says the same of their
-    ports' ``precision`` and ``skip_edges`` of their input ports' dims on an edge (IR106, IR107, IR306) (each by
-    default ``skip``: one rule's finding must not rewrite what another's, suppressed, says). With ``targets`` (releases), the layers they refuse are rewritten into older forms they read where
-    that is exact (:mod:`.downgrade`; ``unsafe``: close forms too), less ``skip_target``. Never raises on bad
+    ports' ``precision``, ``skip_edges`` of their input ports' dims on an edge (IR106, IR107, IR306), each by
+    default ``skip`` (one rule's finding must not rewrite what another's, suppressed, says). With ``targets``
+    (releases), the layers they refuse are rewritten into older forms they read where that is exact (:mod:`.downgrade`; ``unsafe``: close forms too), less ``skip_target``. Never raises on bad
     input or a failed write: ``error`` says what went wrong and the file is then untouched.
     """
     path = result.path

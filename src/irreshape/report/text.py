@@ -3,7 +3,7 @@ under their file) and `full` (each finding with its XML, via rich)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from ..core.dims import Agreement, Dim, agreement
 from ..core.results import FileResult
@@ -81,10 +81,13 @@ def full(results: list[FileResult], out: TextIO, ctx: Context) -> None:
     for r in results:
         by_id = {lr.layer.id: lr for lr in r.layers}
         edges = {lr.layer.id: lr for lr in (*r.layers, *r.flagged) if lr.edges}
-        plans = [(f, _plan(f, by_id, edges)) for f in r.findings]
-        source = _read_lines(r.path, {n for _, (shown, _) in plans for n in shown})
-        for f, (shown, marked) in plans:
-            for renderable in _finding(r, f, shown, marked, source, by_id, ctx, _edge(f, edges)):
+        plans = []
+        for f in r.findings:
+            edge = _edge(f, edges)
+            plans.append((f, edge, _plan(f, by_id, edge)))
+        source = _read_lines(r.path, {n for _, _, (shown, _) in plans for n in shown})
+        for f, edge, (shown, marked) in plans:
+            for renderable in _finding(r, f, shown, marked, source, by_id, ctx, edge):
                 console.print(renderable)
             console.print()
     if not ctx.quiet:
@@ -131,15 +134,15 @@ def _edge(f: "Finding", edges: dict[str, "LayerResult"]) -> "tuple[Port, tuple[i
     return None
 
 
-def _plan(f: "Finding", by_id: dict[str, "LayerResult"], edges: dict[str, "LayerResult"]) -> tuple[list[int], set[int]]:
+def _plan(f: "Finding", by_id: dict[str, "LayerResult"],
+          edge: "tuple[Port, tuple[int, ...]] | None") -> tuple[list[int], set[int]]:
     """(the XML lines to show for a finding, the lines to mark): the layer's first lines, and each
-    marked line with one line of context."""
+    marked line with one line of context; for an edge finding (``edge``, see _edge), its port's dims."""
     if not f.line:
         return [], set()
     start, end = f.extra.get("span", (f.line, f.line))
     marked = {f.line}
     lr = by_id.get(f.layer.id) if f.layer is not None else None
-    edge = _edge(f, edges)
     if edge is not None:  # the input port's dims that differ from what it should declare
         port, target = edge
         marked |= {n for i, n in enumerate(port.dim_lines)

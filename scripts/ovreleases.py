@@ -6,6 +6,9 @@ probe) and scripts/target_harness.py (the differential harness).
   made when missing (``python -m venv`` + ``pip install openvino==R``, ``numpy<2`` for 2023.x).
 * :func:`read_all`: one python process of that release reads many files (restarted past a crash); for each file
   its message (None: read) and, where read, the op versions of its layers by friendly name.
+* :func:`compile_all`: likewise, each file read, compiled for CPU (``compile_model(m, "CPU")``) and, where every
+  input is static, run once on zeros: what each stage says (a crash of the process is said "crash", a file that
+  takes longer than ``timeout`` seconds "timeout").
 * :func:`words`: the release's own words of a message (the "Exception from file:line" lines dropped).
 """
 
@@ -53,6 +56,63 @@ for i in range(int(sys.argv[2]), len(paths)):
         out.write(json.dumps({"i": i, "e": None, "ops": got}) + "\n")
         del m
     out.flush()
+"""
+
+# run by the release's python: argv = [list of paths (json file), first index, "infer" or "", the inference
+# precision hint or ""]; for each file
+# "S i stage" before each stage, then its verdict
+_COMPILER = r"""
+import json, sys
+import numpy as np
+try:
+    from openvino import Core
+except ImportError:
+    from openvino.runtime import Core
+core = Core()
+paths = json.load(open(sys.argv[1]))
+infer = sys.argv[3] == "infer"
+config = {"INFERENCE_PRECISION_HINT": sys.argv[4]} if sys.argv[4] else {}
+out = sys.stdout
+def mark(i, stage):
+    out.write("S %d %s\n" % (i, stage))
+    out.flush()
+for i in range(int(sys.argv[2]), len(paths)):
+    got = {"i": i, "read": None, "compile": None, "infer": None}
+    mark(i, "read")
+    try:
+        m = core.read_model(paths[i])
+    except Exception as e:
+        got["read"] = str(e)
+        out.write(json.dumps(got) + "\n")
+        continue
+    mark(i, "compile")
+    try:
+        c = core.compile_model(m, "CPU", config)
+    except Exception as e:
+        got["compile"] = str(e)
+        got["infer"] = "skipped"
+        out.write(json.dumps(got) + "\n")
+        del m
+        continue
+    if not infer or any(p.get_partial_shape().is_dynamic for p in c.inputs):
+        got["infer"] = "skipped"
+    else:
+        mark(i, "infer")
+        try:
+            feed = {}
+            for k, p in enumerate(c.inputs):
+                t = p.get_element_type()
+                if t.get_type_name() == "string":
+                    raise TypeError("skipped: a string input")
+                feed[k] = np.zeros(list(p.get_shape()), dtype=t.to_dtype())
+            c.create_infer_request().infer(feed)
+        except TypeError as e:
+            got["infer"] = "skipped" if str(e).startswith("skipped") else str(e)
+        except Exception as e:
+            got["infer"] = str(e)
+    out.write(json.dumps(got) + "\n")
+    out.flush()
+    del c, m
 """
 
 _LOCATION = re.compile(r"^(Exception from |Check '.*' failed at )\S+:\d+:?$|^Converting input model$")
@@ -104,6 +164,68 @@ def read_all(release: str, paths: list[str], ops: bool = False) -> list[dict]:
             proc.wait()
             if out[started] is None:  # the process died on this file
                 out[started] = {"e": "crash"}
+            start = started + 1
+            while start < len(paths) and out[start] is not None:
+                start += 1
+    return out  # type: ignore[return-value]
+
+
+def compile_all(release: str, paths: list[str], infer: bool = True, timeout: "float | dict[str, float]" = 300.0,
+                precision: str = "", isa: str = "") -> list[dict]:
+    """For each path, what ``release`` says at each stage: {"read", "compile", "infer"}, each None (it passed), the
+    release's message, "crash" (the process died in that stage), "timeout" (past ``timeout`` seconds: one for every
+    stage, or a dict by stage), or "skipped" (a stage not reached, or
+    an infer of a model with dynamic or string inputs). ``precision``: the CPU plugin's inference precision hint
+    ("f32"; "": the machine's default); ``isa``: the highest instruction set oneDNN may use (``ONEDNN_MAX_CPU_ISA``,
+    "AVX2": the plugin's choices as on a CPU without AVX-512, so far as they ask oneDNN). One python process of the release takes the files in turn
+    and is restarted past a crash or a timeout, so that each stage that kills it is told apart."""
+    import selectors
+    import time
+
+    py = venv(release)
+    limits = timeout if isinstance(timeout, dict) else {}
+    out: list[dict | None] = [None] * len(paths)
+    with tempfile.TemporaryDirectory() as d:
+        listing = Path(d) / "paths.json"
+        listing.write_text(json.dumps([str(p) for p in paths]))
+        runner = Path(d) / "compiler.py"
+        runner.write_text(_COMPILER)
+        start = 0
+        while start < len(paths):
+            proc = subprocess.Popen([str(py), str(runner), str(listing), str(start), "infer" if infer else "",
+                                     precision],
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                                    env={**os.environ, "PYTHONWARNINGS": "ignore",
+                                         **({"ONEDNN_MAX_CPU_ISA": isa} if isa else {})})
+            assert proc.stdout is not None
+            started, stage, died = start, "read", "crash"
+            sel = selectors.DefaultSelector()
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            since = time.monotonic()
+            while True:
+                limit = limits.get(stage, 300.0) if limits else timeout
+                if not sel.select(timeout=max(0.0, limit - (time.monotonic() - since))):  # type: ignore[operator]
+                    proc.kill()
+                    died = "timeout"
+                    break
+                line = proc.stdout.readline()
+                if not line:
+                    break
+                if line.startswith("S "):
+                    _, k, stage = line.split()
+                    started, since = int(k), time.monotonic()
+                    continue
+                got = json.loads(line)
+                out[got.pop("i")] = got
+            proc.wait()
+            sel.close()
+            if out[started] is None:  # the process died (or hung) in this stage of this file
+                got = {"read": None, "compile": None, "infer": None}
+                got[stage] = died
+                for later in ("compile", "infer")[("read", "compile", "infer").index(stage):]:
+                    if later != stage:
+                        got[later] = "skipped"
+                out[started] = got
             start = started + 1
             while start < len(paths) and out[start] is not None:
                 start += 1

@@ -80,8 +80,7 @@ def _tf():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import numpy as np
     import tensorflow as tf
-    tf.random.set_seed(SEED)
-    np.random.seed(SEED)
+    tf.keras.utils.set_random_seed(SEED)  # Python's, numpy's and TensorFlow's generators
     return tf, np
 
 
@@ -110,7 +109,7 @@ def _keras_text(tf, rnn="lstm", vocab=50, length=None):
 
 
 def _concrete(tf, fn, *specs):
-    return tf.function(fn).get_concrete_function(*specs)
+    return tf.function(fn, autograph=False).get_concrete_function(*specs)
 
 
 def _frozen(tf, concrete):
@@ -195,12 +194,15 @@ def tf_fixtures(out: Path) -> list[str]:
             z = tf.where(ok, z, tf.zeros_like(z))
             z = tf.reshape(z, [tf.shape(z)[0], -1, 4])
             top = tf.strided_slice(z, [0, 1, 0], tf.stack([tf.shape(z)[0], n, 4]))
-            return tf.reduce_mean(top, axis=1), tf.cond(tf.reduce_sum(z) > 0, lambda: z * 2.0, lambda: z - 1.0)
+            sb = tf.space_to_batch_nd(x, [2, 2], [[0, 1], [1, 0]])
+            bs = tf.batch_to_space(tf.nn.relu(sb), [2, 2], [[0, 1], [1, 0]])
+            return tf.reduce_mean(top, axis=1), tf.cond(tf.reduce_sum(z) > 0, lambda: z * 2.0, lambda: z - 1.0), \
+                tf.reduce_sum(bs, axis=3)
         specs = (tf.TensorSpec([None, None, None, 3], tf.float32), tf.TensorSpec([], tf.int32))
         gd = _frozen(tf, _concrete(tf, fn, *specs))
         save(_convert_graph_def(tf, gd, tmp, "ops"), out, "tf_frozen_ops",
-             "TF frozen graph: resize x2 from tf.shape, dilated conv (SpaceToBatch), is_finite, strided_slice with a "
-             "run-time end, tf.cond")
+             "TF frozen graph: resize x2 from tf.shape, dilated conv, is_finite, strided_slice with a run-time end, "
+             "tf.cond, space_to_batch_nd and batch_to_space on dynamic dims")
 
     def frozen_while(out):
         def fn(x):
@@ -368,13 +370,13 @@ def tf_probes(out: Path) -> list[str]:
             except Exception as e:
                 print(f"frozen {name}: FAILED {e}"[:300])
             try:
-                save(ov.convert_model(tf.function(fn).get_concrete_function(*specs)), out, f"tf_function_{name}",
+                save(ov.convert_model(_concrete(tf, fn, *specs)), out, f"tf_function_{name}",
                      f"TF concrete function in memory: {name}")
             except Exception as e:
                 print(f"function {name}: FAILED {e}"[:300])
             try:
                 named = [tf.TensorSpec(s.shape, s.dtype, name=f"in{i}") for i, s in enumerate(specs)]
-                save(_tf2onnx(tf, tf.function(fn), named, tmp, name), out, f"tf2onnx_{name}",
+                save(_tf2onnx(tf, tf.function(fn, autograph=False), named, tmp, name), out, f"tf2onnx_{name}",
                      f"tf2onnx (opset 17): {name}")
             except Exception as e:
                 print(f"tf2onnx {name}: FAILED {e}"[:300])
@@ -390,7 +392,7 @@ def tf_probes(out: Path) -> list[str]:
         models["seq"] = (k.Model(inp, x), (16, 6))
         inp = k.Input((20, 20, 3), batch_size=1)
         y = k.layers.Conv2D(6, 3, dilation_rate=2, padding="same")(inp)
-        y = k.layers.AveragePooling2D()(y)
+        y = k.layers.AveragePooling2D(2)(y)
         y = k.layers.Conv2DTranspose(4, 3, strides=2, padding="same")(y)
         y = k.layers.Concatenate()([y, k.layers.Conv2D(4, 1)(inp)])
         models["dilated"] = (k.Model(inp, y), (20, 20, 3))
@@ -573,10 +575,13 @@ def torch_fixtures(out: Path, tiny: bool = True) -> list[str]:
 
     auto = Dim.AUTO  # dynamic where the model allows it, torch.export's own ranges
     items = [("cnn", Cnn(), (torch.randn(2, 3, 16, 16),), {"x": {0: auto, 2: auto, 3: auto}}),
-             ("lstm", Seq(), (torch.randint(0, 30, (2, 7)),), {"ids": {0: auto, 1: auto}}),
+             ("lstm", Seq(), (torch.randint(0, 30, (2, 7)),), {"ids": {0: auto}}),
              ("slicer", Slicer(), (torch.randn(2, 9), torch.zeros(3)), {"x": {0: auto, 1: auto}, "n": {0: auto}})]
     if not tiny:
-        items += [("cond", Cond(), (torch.randn(3, 4),), {"x": {0: auto}}),
+        # a dynamic time axis: torch.export unrolls the LSTM over the example's 7 steps (its Squeezes hold only from
+        # there on: irreshape's IR403/IR503 warnings on this file are true)
+        items += [("lstm_dynamic_time", Seq(), (torch.randint(0, 30, (2, 7)),), {"ids": {0: auto, 1: auto}}),
+                  ("cond", Cond(), (torch.randn(3, 4),), {"x": {0: auto}}),
                   ("cnn_static", Cnn(), (torch.randn(1, 3, 16, 16),), None)]
     jobs = [tokenizer_unigram]
     for name, module, args, dyn in items:

@@ -619,13 +619,13 @@ def tokenizer_unigram(out: Path) -> None:
 
 
 # == labels ====================================================================================================
+# an op's bodies as the Python API gives them: (the body's name in the IR, the getter)
+BODIES = {"TensorIterator": (("body", "get_function"),), "Loop": (("body", "get_function"),),
+          "If": (("then", "get_then_body"), ("else", "get_else_body"))}
+
+
 def _bodies(op) -> list:
-    t = op.get_type_name()
-    if t in ("TensorIterator", "Loop"):
-        return [("body", op.get_function())]
-    if t == "If":
-        return [("then", op.get_then_body()), ("else", op.get_else_body())]
-    return []
+    return [(name, getattr(op, getter)()) for name, getter in BODIES.get(op.get_type_name(), ())]
 
 
 def _ports(ops) -> dict[str, list]:

@@ -59,10 +59,17 @@ def test_the_fixtures_hold_the_ops_of_the_issue():
     assert any(entry["bodies"] for entry in LABELS.values())
 
 
+# true warnings: torch.export unrolls the LSTM over the example's 7 steps, and convert_model declares the time axis
+# dynamic; its Squeezes of each step hold only from there on (the CPU plugin fails below)
+TRUE_WARNINGS = {"torch_export_lstm.xml": {"IR403", "IR503"}}
+
+
 @pytest.mark.parametrize("name", sorted(LABELS), ids=lambda n: n[:-4])
 def test_no_error_on_a_correct_file(name):
     findings = check_file(str(DATA / name), Options(layers="all")).findings
-    assert [(f.code, f.message) for f in findings if f.severity in ("error", "warning")] == []
+    assert [(f.code, f.message) for f in findings if f.severity == "error"] == []
+    warned = {f.code for f in findings if f.severity == "warning"}
+    assert warned == TRUE_WARNINGS.get(name, set()), [(f.code, f.message) for f in findings]
 
 
 def _lies(rng: random.Random) -> list[tuple[str, str, str, int, int]]:

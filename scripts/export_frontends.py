@@ -6,11 +6,11 @@ Each framework runs in a venv of its own outside the repository; each venv also 
 openvino-tokenizers==2026.4.1.0 where its ops are read). One part per venv:
 
     python -m venv /work/venvs/tf      && /work/venvs/tf/bin/pip install tensorflow-cpu==2.21.0 tf2onnx tflite \\
-                                              openvino==2026.4.1 openvino-tokenizers==2026.4.1.0
+                                              scipy openvino==2026.4.1 openvino-tokenizers==2026.4.1.0
     python -m venv /work/venvs/paddle  && /work/venvs/paddle/bin/pip install paddlepaddle==3.3.1 openvino==2026.4.1
-    python -m venv /work/venvs/jax     && /work/venvs/jax/bin/pip install 'jax[cpu]' openvino==2026.4.1
+    python -m venv /work/venvs/jax     && /work/venvs/jax/bin/pip install 'jax[cpu]==0.4.38' packaging openvino==2026.4.1
     python -m venv /work/venvs/torch   && /work/venvs/torch/bin/pip install torch==2.13.0 openvino==2026.4.1 \\
-                                              openvino-tokenizers==2026.4.1.0
+                                              openvino-tokenizers==2026.4.1.0 transformers tokenizers
 
     /work/venvs/tf/bin/python     scripts/export_frontends.py tf      # Keras SavedModel and in-memory, Keras 3's own
                                                                       # OpenVINO export, frozen graphs, TFLite (float,

@@ -266,8 +266,10 @@ def test_float_engine_rules():
     with pytest.raises(V.NoBounds):  # Ceiling has no bound rule: only constants
         V.constant_only("ceiling", [half])
     assert V.constant_only("ceiling", [V.const("f32", (1,), [3.5])]).lo == (4.0,)
-    with pytest.raises(V.Unsupported):
-        V.divide(s, t([0.0], [1.0], "f32"), True)
+    # a divisor range from 0: the upper bound is the type's maximum, as in integers (divide::evaluate_bound)
+    assert V.divide(s, t([0.0], [1.0], "f32"), True) == V.Tensor("f32", (2,), (3.0, 0.0), (V.type_max("f32"),) * 2)
+    with pytest.raises(V.Unsupported):  # an exact 0: an infinity, converted as C++ leaves undefined
+        V.divide(s, t([0.0], [0.0], "f32"), True)
 
 
 def test_unsupported_op_leaves_the_layer_unverified_naming_it(tmp_path):

@@ -79,6 +79,9 @@ def wrap(v: float, et: str) -> float:
     return (v - lo) % span + lo
 
 
+_TINY = {"f16": 2.0 ** -14, "f32": 2.0 ** -126, "f64": 2.0 ** -1022}  # each float type's least positive normal
+
+
 def type_max(et: str) -> float:
     return FLOAT_TYPES[et][0] if et in FLOAT_TYPES else INT_RANGES[et][1]
 
@@ -558,21 +561,21 @@ def arithmetic(kind: str, a: Tensor, b: Tensor) -> Tensor:
 
 def divide(a: Tensor, b: Tensor, pythondiv: bool) -> Tensor:
     """``Divide-1`` bounds (``divide::evaluate_bound``): ``lo/hi .. hi/lo`` for a positive divisor,
-    ``hi/lo .. lo/hi`` for a negative one, anything for a divisor range around 0."""
+    ``hi/lo .. lo/hi`` for a negative one, anything for a divisor range around 0; an upper bound divided by a
+    divisor's lower bound of 0 is the type's maximum, in floating point as in integers (``[8] / [0..4]`` is
+    ``[2..max]``)."""
     _check_types("divide", a, b)
     et = a.et
-    mn, mx = type_min(et), type_max(et)
+    # make_tensor_of_min_value: std::numeric_limits<T>::min(), for a float its least positive normal value
+    mn, mx = _TINY.get(et, type_min(et)), type_max(et)
     shape = _broadcast_shape(a.shape, b.shape)
     lo, hi = [], []
     pairs = list(zip(_broadcast_index(a.shape, shape), _broadcast_index(b.shape, shape)))
-    if et in FLOAT_TYPES:
-        if any(b.lo[j] <= 0 <= b.hi[j] for _, j in pairs):
-            raise Unsupported("a float division by a range that holds 0")
-        div = lambda x, y, _: x / y  # noqa: E731
-    else:
-        div = _c_div
-    if any(b.lo[j] == 0 and b.hi[j] <= 0 for _, j in pairs):
-        raise Rejected("integer division by zero")  # the lower bound divides by the divisor's lower bound
+    if any(b.lo[j] == 0 and b.hi[j] <= 0 for _, j in pairs):  # the lower bound divides by the divisor's lower bound
+        if et in FLOAT_TYPES:  # an infinity (or NaN) OpenVINO then converts as C++ leaves undefined
+            raise Unsupported("a float division by an exact 0")
+        raise Rejected("integer division by zero")
+    div = (lambda x, y, _: x / y) if et in FLOAT_TYPES else _c_div  # noqa: E731
     for i, j in pairs:
         lo1, up1, lo2, up2 = a.lo[i], a.hi[i], b.lo[j], b.hi[j]
         if up1 == mx or up2 == mx:  # a dynamic input
@@ -662,7 +665,9 @@ def convert(data: Tensor, et: str) -> Tensor:
             return wrap(float(v), et)
         if isinstance(v, float):
             lo, hi = INT_RANGES[et]
-            if not lo <= v <= hi:  # C++ leaves this undefined
+            if not lo <= v <= hi:  # C++ leaves this undefined; OpenVINO's reference gives i32/i64 their minimum
+                if et in ("i32", "i64"):  # (measured on 2026.4.1, from f16, f32 and f64, on x86-64)
+                    return lo
                 raise Unsupported(f"Convert of {v} to {et}")
             return int(v)
         return wrap(v, et)

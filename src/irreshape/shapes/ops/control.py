@@ -428,7 +428,10 @@ def _if(node: Node) -> list[Shape]:
     Results' dims (a dim that differs becomes the interval between them, a dynamic one ``?``)."""
     then, other = _body(node, "then"), _body(node, "else")
     _rank_0_or_1(node.input(0), "Rank of If condition input must be equal to 0 or 1")
-    cond = _flag(node.const(0, cast=True) if node.has_input(0) else None, "If condition")
+    try:
+        cond = _flag(node.const(0, cast=True) if node.has_input(0) else None, "If condition")
+    except Undecided as e:  # whether OpenVINO knows the condition: decided only where every answer is the same
+        return _if_either(node, then, other, e)
     branches = [then, other] if cond is None else [then if cond else other]
     described = {}
     for b in branches:
@@ -449,6 +452,30 @@ def _if(node: Node) -> list[Shape]:
         out.append(_merge_branches(then.result(described["then"][i].result),
                                    other.result(described["else"][i].result)))
     return out
+
+
+def _if_either(node: Node, then: Any, other: Any, why: Undecided) -> list[Shape]:
+    """An If whose condition irreshape cannot evaluate: OpenVINO infers the then branch (a true constant), the else
+    branch (a false one) or the union of both (no constant). Where the two branches give every output the same
+    shape, that is each of the three answers; otherwise the condition decides, and irreshape cannot tell."""
+    results = []
+    for b in (then, other):
+        try:
+            ins, outs = _inputs(b), _outputs(b)
+            b.run({d.param: _outer(node, d.index) for d in ins})
+        except ShapeError:  # refused in one branch: OpenVINO may never infer it
+            raise why from None
+        shapes = {o.index: b.result(o.result) for o in outs}
+        results.append([shapes.get(i, _ABSENT) for i in range(node.n_outputs)])
+    out: list[Shape] = []
+    for a, b in zip(*results):
+        if a is _ABSENT or a is None or a != b or _merge_branches(a, b) != a:
+            raise why
+        out.append(a)
+    return out
+
+
+_ABSENT = object()
 
 
 # -- element types ----------------------------------------------------------------------------------------------

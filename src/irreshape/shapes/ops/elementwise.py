@@ -592,3 +592,10 @@ _TYPE_ALIASES = {"fp16": "f16", "fp32": "f32", "fp64": "f64", "bool": "boolean"}
 def _convert_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
     et = (node.attr("destination_type") or "").lower()
     return V.convert(x[0], _TYPE_ALIASES.get(et, et))
+
+
+@value_eval("ConvertLike")
+def _convert_like_value(node: Node, x: list[V.Tensor]) -> V.Tensor:
+    """``ConvertLike`` has no bound evaluation in OpenVINO, even of constant inputs (measured on 2026.4.1: a Reshape
+    whose pattern is ``ConvertLike(Const [2,3], Const)`` gives ``[?,?]``): what it feeds has no bounds."""
+    raise V.NoBounds("OpenVINO does not evaluate ConvertLike (measured)")

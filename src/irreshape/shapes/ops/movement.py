@@ -808,6 +808,15 @@ def _strided_slice(node: Node) -> list[Shape]:
             e = default_stop if axis in end_mask else end[axis]
             out.append(slice_dim(d, b, e, stride))
             k += 1
+        elif strides is not None and axis in begin_mask and axis in end_mask and axis < len(strides):
+            # begin and end unknown but both masked: the whole axis, as with known values (measured on 2026.4.1)
+            d = at(data, k)
+            if strides[axis] == 0:
+                raise ShapeError("Stride must be non-zero")
+            top = INT64_MAX if d.hi == INF else d.hi
+            ends = ((0, 0), (top, top)) if strides[axis] > 0 else ((top, top), (-1 - top, -1 - top))
+            out.append(slice_dim(d, *ends, strides[axis]))
+            k += 1
         elif strides is not None:
             # begin or end unknown (measured on 2026.4.1): at most the dim's upper bound over the stride
             top = at(data, k).hi

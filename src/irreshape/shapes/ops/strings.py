@@ -213,7 +213,16 @@ def _bpe(node: Node) -> list[Shape]:
     return _ragged(node.input(0))
 
 
-@type_infer("BPETokenizer", "WordpieceTokenizer")
+@shape_infer("UnigramTokenizer")
+def _unigram(node: Node) -> list[Shape]:
+    """``UnigramTokenizer::validate_and_infer_types``: a ragged string input (0-4), the vocabulary as a string
+    tensor (5-7) and the scores (8); ragged ids shaped as input 0."""
+    if len(node.inputs) < 9:
+        raise Undecided(f"UnigramTokenizer with {len(node.inputs)} inputs (it reads 9)")
+    return _ragged(node.input(0))
+
+
+@type_infer("BPETokenizer", "WordpieceTokenizer", "UnigramTokenizer")
 def _token_ids_types(node: Node) -> list[str | None]:
     """``set_ragged_output(..., element::i32)``: ragged begins, ends and the token ids."""
     return ["i32"] * node.n_outputs

@@ -17,6 +17,7 @@ import hashlib
 import mmap
 import os
 from collections.abc import Iterator
+from typing import Any
 
 from ..core.dims import Shape, format_shape
 from ..core.records import Frozen, Record
@@ -67,18 +68,21 @@ Signature = tuple[str, str, tuple[tuple[str, int], ...], "tuple[str | None, str,
 class Reading(Record):
     """One file as ``irreshape diff`` compares it: ``inputs`` and ``outputs`` (:class:`ModelPort`), ``ops`` (op
     version label -> number of layers), ``layers`` (a :data:`Signature` per layer, producers first within each
-    graph, the bodies' after the main graph's), ``weights`` (why no Const's bytes could be read, or "")."""
+    graph, the bodies' after the main graph's), ``weights`` (why no Const's bytes could be read, or ""),
+    ``compat`` (``compat``'s judgement of the file on the same reading, :class:`.compat.FileCompat`)."""
 
-    __slots__ = FIELDS = ("inputs", "outputs", "ops", "layers", "weights")
+    __slots__ = FIELDS = ("inputs", "outputs", "ops", "layers", "weights", "compat")
     inputs: tuple[ModelPort, ...]
     outputs: tuple[ModelPort, ...]
     ops: dict[str, int]
     layers: list[Signature]
     weights: str
+    compat: Any
 
     def __init__(self, inputs: tuple[ModelPort, ...], outputs: tuple[ModelPort, ...], ops: dict[str, int],
-                 layers: list[Signature], weights: str = "") -> None:
+                 layers: list[Signature], weights: str = "", compat: Any = None) -> None:
         self.inputs, self.outputs, self.ops, self.layers, self.weights = inputs, outputs, ops, layers, weights
+        self.compat = compat
 
 
 def op_label(layer: Layer) -> str:
@@ -116,19 +120,31 @@ def take(model: IRModel, graph: Graph) -> Reading:
     with _Bin(model.bin_path) as weights:
         ops: dict[str, int] = {}
         layers: list[Signature] = []
-        keys: dict[str, int] = {}
+        keys: dict[str, int] = {}  # name -> layers of that name so far
+        labels: dict[tuple[str, str], str] = {}  # (type, version) -> op label
         for scope in _graphs(model):
             scope.link()
-            key_of: dict[int, str] = {}
+            key_of: dict[int, str] = {}  # id(layer) -> its key
             for la in scope.layers.values():
-                label = op_label(la)
+                label = labels.get((la.type, la.version))
+                if label is None:
+                    label = labels[la.type, la.version] = op_label(la)
                 ops[label] = ops.get(label, 0) + 1
-                n = keys[la.name] = keys.get(la.name, 0) + 1
-                key = key_of[id(la)] = la.name if n == 1 else f"{la.name} #{n}"
-                ins = tuple((key_of.get(id(p.source.layer), ""), _position(p.source.layer, p.source))
-                            if p.source is not None else ("", -1) for p in la.inputs)
+                key = name = la.name
+                if name in keys:
+                    keys[name] += 1
+                    key = f"{name} #{keys[name]}"
+                else:
+                    keys[name] = 1
+                key_of[id(la)] = key
+                ins = tuple([(key_of.get(id(src.layer), ""), 0 if src.layer.outputs[0] is src
+                              else _position(src.layer, src)) if (src := p.source) is not None else _UNFED
+                             for p in la.inputs])
                 layers.append((key, label, ins, weights.const(la) if la.kind == "const" else None))
     return Reading(tuple(inputs), tuple(outputs), ops, layers, weights.problem)
+
+
+_UNFED = ("", -1)  # an input port without an edge
 
 
 def _graphs(model: IRModel) -> Iterator[IRModel]:

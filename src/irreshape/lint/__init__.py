@@ -15,7 +15,7 @@ from typing import Optional
 
 from ..checks import check_file, no_cycle_collection
 from ..core import formats
-from ..core.findings import Finding
+from ..core.findings import GRAPH, Finding
 from ..core.records import Record
 from ..core.results import FileResult, Options
 from ..rules import EDGES, analyses
@@ -153,6 +153,10 @@ def _lint_file(path: str, settings: Settings, reading: bool = False):
     result = check_file(path, options)
     if result is None:
         return None, False, None
+    if reading and result.reading is not None:  # irreshape diff: compat's judgement of this same reading
+        from ..checks.compat import compat_file
+
+        result.reading.compat = compat_file(path, settings.max_xml_size, result if options.runs(GRAPH) else None)
     _filter(result, settings)
     fixed = None
     if settings.fix and not result.internal_error and not result.usage_error:

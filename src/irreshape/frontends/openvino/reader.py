@@ -388,10 +388,13 @@ def port_names(path: str, layers: list[Layer]) -> dict[str, PortNames]:
     if not wanted:
         return out
     last = max(line for _, line in wanted)
+    ids = {lid for lid, _ in wanted}
+    tags = _LAYER_TAG if len(ids) > 64 else re.compile(  # a few: only their tags are matched at all
+        rb'<layer\b[^>]*?\bid="(' + b"|".join(re.escape(i) for i in sorted(ids)) + rb')"')
     try:
         with open_regular(path) as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as text:
             line, at = 1, 0  # the line at offset ``at``
-            for m in _LAYER_TAG.finditer(text):
+            for m in tags.finditer(text):
                 line += text[at:m.start()].count(b"\n")
                 at = m.start()
                 if line > last:

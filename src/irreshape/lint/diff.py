@@ -230,22 +230,22 @@ class Layers(Record):
 
 def match_layers(old: list[tuple], new: list[tuple]) -> Layers:
     """Match the layer signatures of two readings (checks.reading.Signature): by key (the layer's name), then a
-    layer of the new side to one of the old of another name with the same op version, the same producers (as
-    matched) and, for a Const, the same type, shape and bytes: renamed."""
+    layer of the new side to one of the old of another name with the same op type (of any version), the same
+    producers (as matched) and, for a Const, the same type, shape and bytes: renamed."""
     old_by = {s[0]: s for s in old}
     to_old = {s[0]: s[0] for s in new if s[0] in old_by}
     matched = set(to_old.values())
     pool: dict[tuple, list[str]] = {}
     for s in old:
         if s[0] not in matched:
-            pool.setdefault((s[1], s[2], s[3]), []).append(s[0])
+            pool.setdefault((op_type(s[1]), s[2], s[3]), []).append(s[0])
     renamed: list[tuple[str, str]] = []
     pending = [s for s in new if s[0] not in to_old]
     for _ in range(16):  # producers first, as the serializer writes them: a round each way an edge runs back
         rest = []
         for s in pending:
             ins = tuple((to_old.get(k) if k else k, i) for k, i in s[2])
-            found = pool.get((s[1], ins, s[3]))
+            found = pool.get((op_type(s[1]), ins, s[3]))
             if found:
                 to_old[s[0]] = found[0]
                 renamed.append((found.pop(0), s[0]))
@@ -270,6 +270,12 @@ def match_layers(old: list[tuple], new: list[tuple]) -> Layers:
     consts["removed"] = sum(1 for s in old if s[3] is not None and s[0] not in kept)
     return Layers(len(old), len(new), [s[0] for s in new if s[0] not in to_old],
                   [s[0] for s in old if s[0] not in kept], renamed, consts)
+
+
+def op_type(label: str) -> str:
+    """The op type of an op version label: ``MaxPool`` of ``MaxPool-14``."""
+    op, _, version = label.rpartition("-")
+    return op if op and version.isdigit() else label
 
 
 def weights(layers: list[tuple]) -> dict[str, dict[str, Any]]:
@@ -297,8 +303,8 @@ def op_changes(old: dict[str, int], new: dict[str, int]) -> list[dict[str, Any]]
     """The op versions whose number of layers differs: ``{"op": "MaxPool-14", "old": 0, "new": 3}``, by op type
     and version."""
     def order(label: str) -> tuple:
-        op, _, v = label.rpartition("-")
-        return (op, int(v)) if v.isdigit() else (label, -1)
+        op = op_type(label)
+        return (op, int(label[len(op) + 1:]) if op != label else -1)
 
     return [{"op": k, "old": old.get(k, 0), "new": new.get(k, 0)} for k in sorted({*old, *new}, key=order)
             if old.get(k, 0) != new.get(k, 0)]

@@ -9,7 +9,7 @@ from typing import TextIO
 
 from ..core.findings import Finding
 from ..core.text import clip
-from ..lint.diff import Change, DiffOutcome, FileDiff, Side, weights
+from ..lint.diff import Change, DiffOutcome, FileDiff, Side, op_type, weights
 from . import repo_path, write_json
 from .github import escape_data, escape_property
 
@@ -49,7 +49,7 @@ def ops_text(ops: list[dict]) -> list[str]:
     another one for one, else ``+96 FakeQuantize-0``, ``-3 Convert-0``."""
     by_type: dict[str, list[dict]] = {}
     for row in ops:
-        by_type.setdefault(row["op"].rpartition("-")[0] or row["op"], []).append(row)
+        by_type.setdefault(op_type(row["op"]), []).append(row)
     out = []
     for rows in by_type.values():
         gone = [r for r in rows if r["new"] < r["old"]]
@@ -213,9 +213,9 @@ def _code(text: object, limit: int = 120) -> str:
 
 
 def _md(text: str) -> str:
-    """Plain text for markdown: what GitHub would read as markup, a table's pipe or HTML escaped."""
+    """Plain text for markdown: what GitHub would read as markup, a table's pipe or HTML escaped; ``->`` an arrow."""
     out = []
-    for ch in text.replace("\r", " ").replace("\n", " "):
+    for ch in text.replace("\r", " ").replace("\n", " ").replace(" -> ", " → "):
         out.append("\\" + ch if ch in "\\`*_[]<>|#~" else ch)
     return "".join(out)
 

@@ -103,10 +103,9 @@ def ensure(workdir: Path, blocks: int) -> dict[str, tuple[str, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workdir", type=Path, default=Path("/tmp/irreshape-diff-bench"))
-    ap.add_argument("--blocks", type=int, default=1024, help="blocks of the decoder stack")
-    ap.add_argument("--repeat", type=int, default=5, help="rounds (the medians are shown)")
+    ap.add_argument("--blocks", type=int, default=1024, metavar="N", help="blocks of the decoder stack")
+    ap.add_argument("--repeat", type=int, default=5, metavar="N", help="rounds (the medians are shown)")
     args = ap.parse_args()
-
     _set_env(args.workdir)
     _ENV["PYTHONPATH"] = str(REPO / "src")  # this checkout's irreshape, whatever is installed
     pairs = ensure(args.workdir, args.blocks)

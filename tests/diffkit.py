@@ -13,10 +13,11 @@ import openvino.opset14 as o14
 
 
 def build(path: Path, *, name: str = "images", shape=(-1, 3, 32, 32), etype=np.float32, pool: int = 8,
-          weights: str = "f32", second_output: bool = False, compress: bool = False) -> Path:
+          weights: str = "f32", second_output: bool = False, compress: bool = False, traced: bool = False) -> Path:
     """A small classifier: Conv, ReLU, MaxPool (version ``pool``), a Reshape flattening with special zeros (named
     ``flatten``), MatMul; input ``name``, output ``logits``. ``weights``: f32, int8 (i8 Consts dequantized by a
-    Convert and a Multiply) or int4 (the MatMul's weights u4 in groups of 32, NNCF's pattern)."""
+    Convert and a Multiply) or int4 (the MatMul's weights u4 in groups of 32, NNCF's pattern). ``traced``: the
+    Reshape's pattern is ``[1,1024]``, as a trace at batch 1 writes it (it pins the batch)."""
     rng = np.random.default_rng(0)
     x = o8.parameter(list(shape), etype, name=name)
     x.output(0).set_names({name})
@@ -32,7 +33,7 @@ def build(path: Path, *, name: str = "images", shape=(-1, 3, 32, 32), etype=np.f
         conv, fc = o8.constant(conv_w, name="conv.weight"), o8.constant(fc_w, name="fc.weight")
     y = o8.relu(o8.convolution(data, conv, [1, 1], [1, 1], [1, 1], [1, 1]))
     y = (o8 if pool == 8 else o14).max_pool(y, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2]).output(0)
-    flat = o8.reshape(y, o8.constant(np.array([0, -1], np.int64)), True)
+    flat = o8.reshape(y, o8.constant(np.array([1, 1024] if traced else [0, -1], np.int64)), not traced)
     flat.set_friendly_name("flatten")
     if weights == "int4":
         q = o14.constant(rng.integers(0, 16, (10, 32, 32)).astype(np.uint8), dtype=ov.Type.u4)

@@ -123,7 +123,8 @@ def compare(paths: Sequence[str], base: Optional[str], run_settings: lint.Settin
     try:
         if base is None:
             if len(paths) != 2:
-                raise UsageError(f"give two files or directories, OLD and NEW (or --base REV [PATHS]); got {len(paths)}")
+                raise UsageError(f"give two files or directories, OLD and NEW (or --base REV [PATHS]); got "
+                                 f"{len(paths)}")
             return diff_paths(paths[0], paths[1], run_settings)
         with tempfile.TemporaryDirectory(prefix="irreshape-diff-") as scratch:
             return diff_base(base, paths, run_settings, scratch)

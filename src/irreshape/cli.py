@@ -284,7 +284,7 @@ def compat(paths: tuple[str, ...], releases, fmt, output, color, config_file, is
 @main.command("diff")
 @click.argument("paths", nargs=-1, type=click.Path())
 @click.option("--base", metavar="REV",
-              help="Compare each IR under PATHS (default: .) at this git revision, its .bin too, with the working tree.")
+              help="Compare each IR under PATHS (default: .) at this git revision, its .bin too, with the work tree.")
 @click.option("--fail-on", "fail_on", multiple=True, callback=_codes, metavar="WHAT",
               help="What makes the exit status 1 when it differs: interface, oldest, findings, contents, breaking "
                    "(comma-separated) [interface,oldest,findings].")

@@ -36,7 +36,8 @@ def models(tmp_path_factory) -> dict[str, Path]:
            "two_outputs": build(d / "two_outputs" / "m.xml", second_output=True),
            "int8": build(d / "int8" / "m.xml", weights="int8"),
            "int4": build(d / "int4" / "m.xml", weights="int4"),
-           "maxpool14": build(d / "maxpool14" / "m.xml", pool=14)}
+           "maxpool14": build(d / "maxpool14" / "m.xml", pool=14),
+           "traced": build(d / "traced" / "m.xml", traced=True)}
     edited = d / "edited" / "m.xml"  # a hand edit: flatten's output declares 1000 where OpenVINO infers 1024
     edited.parent.mkdir()
     text = base.read_text()
@@ -67,7 +68,7 @@ def openvino_ports(path: Path) -> list[tuple[tuple[str, ...], str, str]]:
 
 
 PAIRS = ["resaved", "resaved_f16", "renamed", "pinned", "f16_input", "two_outputs", "int8", "int4", "maxpool14",
-         "edited"]
+         "edited", "traced"]
 
 
 @pytest.mark.parametrize("variant", PAIRS)
@@ -194,6 +195,29 @@ def test_a_hand_edit_brings_a_finding(models):
     fixed = one(diff(models["edited"], models["base"])[1])["findings"]
     assert [x["code"] for x in fixed["fixed"]] == ["IR101"] and fixed["new"] == []
     assert diff(models["base"], models["edited"], "--ignore", "IR101")[0] == 0
+
+
+def test_a_pinned_dim_and_a_scenario_now_rejected(models, tmp_path):
+    """A Reshape traced at batch 1 pins the dynamic batch (IR503 appears under deployment); a configured what-if at
+    batch 2 that the old file takes is rejected by the new one."""
+    status, doc = diff(models["base"], models["traced"])
+    f = one(doc)
+    assert status == 1 and f["inputs"] == [] and "findings" in f["changed"]
+    pinned = f["deployment"]["pinned"]
+    assert [(x["code"], x["layer"]["name"]) for x in pinned["new"]] == [("IR503", "flatten")] and pinned["freed"] == []
+    assert [x["code"] for x in f["findings"]["new"]] == ["IR503"]
+    config = tmp_path / "irreshape.toml"
+    config.write_text('[input-shapes]\nbatch2 = { images = "[2,3,32,32]" }\n')
+    run = irreshape("diff", "--config", str(config), "-j", "1", "--output-format", "json", str(models["base"]),
+                    str(models["traced"]))
+    f = one(json.loads(run.stdout))
+    scenario = f["deployment"]["scenarios"]
+    assert run.status == 1 and scenario["new"] and scenario["fixed"] == []
+    assert {(x["code"][:4], x["scenario"], x["layer"]["name"]) for x in scenario["new"]} == {("IR50", "batch2",
+                                                                                             "flatten")}
+    back = one(json.loads(irreshape("diff", "--config", str(config), "-j", "1", "--output-format", "json",
+                                    str(models["traced"]), str(models["base"])).stdout))
+    assert back["deployment"]["scenarios"]["fixed"] and back["deployment"]["pinned"]["freed"]
 
 
 def test_the_api_gives_the_json_document(models):

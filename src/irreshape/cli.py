@@ -286,8 +286,8 @@ def compat(paths: tuple[str, ...], releases, fmt, output, color, config_file, is
 @click.option("--base", metavar="REV",
               help="Compare each IR under PATHS (default: .) at this git revision, its .bin too, with the work tree.")
 @click.option("--fail-on", "fail_on", multiple=True, callback=_codes, metavar="WHAT",
-              help="What makes the exit status 1 when it differs: interface, oldest, findings, contents, breaking "
-                   "(comma-separated) [interface,oldest,findings].")
+              help="What makes the exit status 1 when it differs: interface, oldest, findings, contents, breaking, "
+                   "new-findings (comma-separated) [interface,oldest,findings].")
 @click.option("--output-format", "--format", "fmt", type=click.Choice(sorted(DIFF_OUTPUTS)), default=None,
               help="Report format (default: full on a terminal, github in GitHub Actions, else concise).")
 @click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),

@@ -195,6 +195,9 @@ def test_a_hand_edit_brings_a_finding(models):
     fixed = one(diff(models["edited"], models["base"])[1])["findings"]
     assert [x["code"] for x in fixed["fixed"]] == ["IR101"] and fixed["new"] == []
     assert diff(models["base"], models["edited"], "--ignore", "IR101")[0] == 0
+    assert diff(models["base"], models["edited"], "--fail-on", "new-findings")[0] == 1
+    assert diff(models["edited"], models["base"], "--fail-on", "new-findings")[0] == 0  # only fixed
+    assert diff(models["edited"], models["base"], "--fail-on", "findings")[0] == 1
 
 
 def test_a_pinned_dim_and_a_scenario_now_rejected(models, tmp_path):

@@ -34,8 +34,9 @@ from .config import ConfigError, Settings, path_matches
 
 # what may make the exit status 1 (--fail-on): the interface changed, the oldest release changed, findings came or
 # went; the contents changed; a change that breaks an application written for the old file (an input or output
-# removed, renamed or retyped, an input added or narrowed, an output widened; the oldest release raised)
-FAIL_ON = ("interface", "oldest", "findings", "contents", "breaking")
+# removed, renamed or retyped, an input added or narrowed, an output widened; the oldest release raised); findings
+# came
+FAIL_ON = ("interface", "oldest", "findings", "contents", "breaking", "new-findings")
 DEFAULT_FAIL_ON = ("interface", "oldest", "findings")
 PINNED, SCENARIO_CODES = "IR503", ("IR501", "IR502")
 LISTED = 100  # layers named per list (added, removed, renamed) in a file's comparison; the counts are whole
@@ -359,7 +360,7 @@ class FileDiff(Record):
         """Which of ``what`` (:data:`FAIL_ON`) differ."""
         differs = {"interface": bool(self.inputs or self.outputs), "oldest": self.oldest_changed,
                    "findings": bool(self.new_findings or self.fixed_findings), "contents": self.contents_changed,
-                   "breaking": self.breaking}
+                   "breaking": self.breaking, "new-findings": bool(self.new_findings)}
         return [w for w in what if differs[w]]
 
     def pinned(self, findings: list[Finding]) -> list[Finding]:
@@ -379,7 +380,7 @@ class FileDiff(Record):
             "old": old.shown if old.present else None,
             "new": new.shown if new.present else None,
             "status": self.status,
-            "changed": self.changed(),
+            "changed": self.changed(FAIL_ON[:5]),
             "read": {"old": old.reading is not None if old.present else None,
                      "new": new.reading is not None if new.present else None},
             "notes": [n for n in (old.note, new.note) if n],

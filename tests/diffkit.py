@@ -12,15 +12,16 @@ import openvino.opset8 as o8
 import openvino.opset14 as o14
 
 
-def build(path: Path, *, name: str = "images", shape=(-1, 3, 32, 32), etype=np.float32, pool: int = 8,
-          weights: str = "f32", second_output: bool = False, compress: bool = False, traced: bool = False) -> Path:
+def build(path: Path, *, name: str = "images", aliases: tuple[str, ...] = (), shape=(-1, 3, 32, 32),
+          etype=np.float32, pool: int = 8, weights: str = "f32", second_output: bool = False, compress: bool = False,
+          traced: bool = False) -> Path:
     """A small classifier: Conv, ReLU, MaxPool (version ``pool``), a Reshape flattening with special zeros (named
-    ``flatten``), MatMul; input ``name``, output ``logits``. ``weights``: f32, int8 (i8 Consts dequantized by a
+    ``flatten``), MatMul; input ``name`` (tensor names ``aliases`` too), output ``logits``. ``weights``: f32, int8 (i8 Consts dequantized by a
     Convert and a Multiply) or int4 (the MatMul's weights u4 in groups of 32, NNCF's pattern). ``traced``: the
     Reshape's pattern is ``[1,1024]``, as a trace at batch 1 writes it (it pins the batch)."""
     rng = np.random.default_rng(0)
     x = o8.parameter(list(shape), etype, name=name)
-    x.output(0).set_names({name})
+    x.output(0).set_names({name, *aliases})
     data = x if etype == np.float32 else o8.convert(x, ov.Type.f32)
     conv_w = rng.standard_normal((4, 3, 3, 3)).astype(np.float32)
     fc_w = rng.standard_normal((1024, 10)).astype(np.float32)

@@ -117,10 +117,25 @@ def test_an_input_renamed(models):
     f = one(doc)
     assert status == 1 and f["changed"][:1] == ["interface"]
     assert f["inputs"] == [{"name": "pixel_values", "change": "renamed", "old_name": "images",
-                            "old": {"shape": "[?,3,32,32]", "type": "f32"},
-                            "new": {"shape": "[?,3,32,32]", "type": "f32"}, "breaking": True}]
+                            "old": {"shape": "[?,3,32,32]", "type": "f32", "names": ["images"]},
+                            "new": {"shape": "[?,3,32,32]", "type": "f32", "names": ["pixel_values"]},
+                            "breaking": True}]
     assert f["outputs"] == []
     assert diff(models["base"], models["renamed"], "--fail-on", "findings,oldest")[0] == 0
+
+
+def test_a_tensor_name_added_beside_the_old_one(models, tmp_path):
+    """A name added beside the old one changes the input (what read_model lists) without breaking it; taking it
+    away again breaks what addressed the input by it; the old name gone entirely is a rename."""
+    both = build(tmp_path / "both" / "m.xml", aliases=("pixel_values",))
+    f = one(diff(models["base"], both)[1])
+    assert [(c["name"], c["change"], c["new"]["names"], c["breaking"]) for c in f["inputs"]] == [
+        ("images", "changed", ["images", "pixel_values"], False)]
+    back = one(diff(both, models["base"])[1])
+    assert [(c["name"], c["change"], c["breaking"]) for c in back["inputs"]] == [("images", "changed", True)]
+    other = one(diff(both, models["renamed"])[1])  # images gone, pixel_values kept: a rename to a name it had
+    assert [(c["name"], c["change"], c.get("old_name"), c["breaking"]) for c in other["inputs"]] == [
+        ("pixel_values", "renamed", "images", True)]
 
 
 def test_a_dim_pinned(models):
@@ -145,7 +160,8 @@ def test_an_output_added(models):
     f = one(doc)
     assert status == 1
     assert f["outputs"] == [{"name": "features", "change": "added", "old": None,
-                             "new": {"shape": "[?,1024]", "type": "f32"}, "breaking": False}]
+                             "new": {"shape": "[?,1024]", "type": "f32", "names": ["features"]},
+                             "breaking": False}]
     assert "breaking" not in f["changed"]
     assert diff(models["base"], models["two_outputs"], "--fail-on", "breaking")[0] == 0
     removed = one(diff(models["two_outputs"], models["base"])[1])["outputs"]

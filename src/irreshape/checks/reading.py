@@ -57,7 +57,7 @@ class ModelPort(Frozen):
         return format_shape(self.shape)
 
     def to_json(self) -> dict:
-        return {"shape": self.shape_text, "type": self.type}
+        return {"shape": self.shape_text, "type": self.type, "names": list(self.names)}
 
 
 # a layer's signature: (its key, unique in the file: the name, "#2"... after a repeated one; its op version;

@@ -7,8 +7,8 @@ compared, never the text:
 
 - **interface**: the inputs and outputs, matched by name (the first tensor name, else the layer name), then by any
   tensor name they share, then, for ports without tensor names, by position; a port left at the same position on
-  both sides is renamed; each with OpenVINO's partial shape and element type on each side, and whether the change
-  breaks an application written for the old file;
+  both sides, or whose old name is gone, is renamed; each with its tensor names, OpenVINO's partial shape and
+  element type on each side, and whether the change breaks an application written for the old file;
 - **deployment**: the oldest release that reads the file on each side; the dims a layer pins (IR503) that appeared
   or went; the configured input-shape scenarios that a side rejects (IR501, IR502);
 - **findings**: new and fixed, matched by code, layer name and type (and scenario, target), never by line;
@@ -163,12 +163,14 @@ def compare_ports(kind: str, old: Sequence, new: Sequence) -> list[Change]:
             change = "added" if o is None else "removed"
             out.append(Change(kind, change, o, n, kind == "input" or change == "removed"))
             continue
-        renamed = o.name != n.name and bool(o.names or n.names)
-        same = o.shape_text == n.shape_text and o.type == n.type
+        # renamed: the old name is gone (a tensor name added beside it, or taken away from beside it, is a change)
+        renamed = o.name not in n.names if o.names and n.names else o.name != n.name and bool(o.names or n.names)
+        same = o.shape_text == n.shape_text and o.type == n.type and o.names == n.names
         if renamed or not same:
             wider = n.shape if kind == "input" else o.shape  # an input may widen, an output may narrow
             narrower = o.shape if kind == "input" else n.shape
-            breaking = renamed or o.type != n.type or not within(narrower, wider)
+            breaking = (renamed or not set(o.names) <= set(n.names) or o.type != n.type
+                        or not within(narrower, wider))
             out.append(Change(kind, "renamed" if renamed else "changed", o, n, breaking))
     return out
 

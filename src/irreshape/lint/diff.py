@@ -7,7 +7,7 @@ compared, never the text:
 
 - **interface**: the inputs and outputs, matched by name (the first tensor name, else the layer name), then by any
   tensor name they share, then, for ports without tensor names, by position; a port left at the same position on
-  both sides, or whose old name is gone, is renamed; each with its tensor names, OpenVINO's partial shape and
+  both sides with the same element type and rank, or whose old name is gone, is renamed; each with its tensor names, OpenVINO's partial shape and
   element type on each side, and whether the change breaks an application written for the old file;
 - **deployment**: the oldest release that reads the file on each side; the dims a layer pins (IR503) that appeared
   or went; the configured input-shape scenarios that a side rejects (IR501, IR502);
@@ -130,8 +130,8 @@ class Change(Record):
 
 def match_ports(old: Sequence, new: Sequence) -> list[tuple[Any, Any]]:
     """Pairs (old port or None, new port or None): by name, then by a tensor name both have, then the ports
-    without tensor names by their order, then the ports left at one position (renamed); the rest alone. In the
-    new side's order, then the removed ones."""
+    without tensor names by their order, then the ports left at one position with one element type and rank
+    (renamed); the rest alone. In the new side's order, then the removed ones."""
     pairs: dict[int, Any] = {}  # id(new port) -> its old port
     left = list(old)
 
@@ -151,8 +151,12 @@ def match_ports(old: Sequence, new: Sequence) -> list[tuple[Any, Any]]:
         if id(n) not in pairs and not n.names and unnamed:
             pairs[id(n)] = o = unnamed.pop(0)
             left.remove(o)
-    take(lambda o, n: o.index == n.index)
+    take(lambda o, n: o.index == n.index and o.type == n.type and _rank(o.shape) == _rank(n.shape))
     return [(pairs.get(id(n)), n) for n in new] + [(o, None) for o in left]
+
+
+def _rank(shape) -> int | None:
+    return None if shape is None else len(shape)
 
 
 def compare_ports(kind: str, old: Sequence, new: Sequence) -> list[Change]:
@@ -294,7 +298,7 @@ def weights(layers: list[tuple]) -> dict[str, dict[str, Any]]:
         row["consts"] += 1
         row["bytes"] += const[2]
         dims = const[1].split(",")
-        if etype in FOUR_BIT and len(dims) >= 3 and dims[-1].isdigit():
+        if etype in FOUR_BIT and len(dims) >= 3 and dims[-1].isdigit() and int(dims[-1]) > 1:  # not a zero point
             row.setdefault("group_sizes", set()).add(int(dims[-1]))
     for row in out.values():
         if "group_sizes" in row:

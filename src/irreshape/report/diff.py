@@ -105,8 +105,8 @@ def finding_text(f: Finding, side: Side) -> str:
 def tally(outcome: DiffOutcome) -> str:
     s = outcome.summary()
     return (f"Compared {s['files']} file{'s' * (s['files'] != 1)}: {s['changed']} changed, {s['added']} added, "
-            f"{s['removed']} removed; interface changed in {s['interface']} ({s['breaking']} breaking), oldest "
-            f"release in {s['oldest']}; {s['new_findings']} new finding{'s' * (s['new_findings'] != 1)}, "
+            f"{s['removed']} removed; {s['interface']} with interface changes, {s['oldest']} with another oldest "
+            f"release, {s['breaking']} breaking; {s['new_findings']} new finding{'s' * (s['new_findings'] != 1)}, "
             f"{s['fixed_findings']} fixed.")
 
 

@@ -71,21 +71,45 @@ PAIRS = ["resaved", "resaved_f16", "renamed", "pinned", "f16_input", "two_output
          "edited", "traced"]
 
 
-@pytest.mark.parametrize("variant", PAIRS)
-def test_interface_is_what_openvino_reads(models, variant):
-    """No interface change exactly where OpenVINO's readings of both files are the same; every shape and type
-    shown is the one OpenVINO reads for that port."""
-    old, new = models["base"], models[variant]
-    _, doc = diff(old, new)
-    f = one(doc)
+def agrees_with_openvino(old: Path, new: Path) -> dict:
+    """The diff of two files, checked against OpenVINO's readings of them: an interface change exactly where they
+    differ, and every port shown with the names, shape and type OpenVINO reads for it."""
+    f = one(diff(old, new)[1])
     a, b = openvino_ports(old), openvino_ports(new)
-    assert (f["inputs"] or f["outputs"]) == [] if a == b else (f["inputs"] or f["outputs"]), (a, b, f)
-    read = {"old": {names[0]: (s, t) for names, s, t in a}, "new": {names[0]: (s, t) for names, s, t in b}}
+    assert bool(f["inputs"] or f["outputs"]) == (a != b), (a, b, f)
+    read = {"old": {names[0]: (names, s, t) for names, s, t in a if names},
+            "new": {names[0]: (names, s, t) for names, s, t in b if names}}
     for c in f["inputs"] + f["outputs"]:
         for side in ("old", "new"):
-            if c[side] is not None:
+            if c[side] is not None and c[side]["names"]:
                 name = c.get("old_name", c["name"]) if side == "old" else c["name"]
-                assert read[side][name] == (c[side]["shape"], c[side]["type"]), (c, read)
+                assert read[side][name] == (tuple(c[side]["names"]), c[side]["shape"], c[side]["type"]), (c, read)
+    return f
+
+
+@pytest.mark.parametrize("variant", PAIRS)
+def test_interface_is_what_openvino_reads(models, variant):
+    agrees_with_openvino(models["base"], models[variant])
+
+
+TODAY = Path(__file__).resolve().parents[1] / "data" / "today"
+
+
+def test_stateless_to_stateful():
+    """A stateful export: the KV cache's inputs and outputs removed, beam_idx added (no rename: another type and
+    rank at that position), as OpenVINO reads both."""
+    f = agrees_with_openvino(TODAY / "gpt2_stateless.xml", TODAY / "gpt2_stateful.xml")
+    assert [(c["name"], c["change"]) for c in f["inputs"] if c["change"] != "removed"] == [("beam_idx", "added")]
+    assert {c["change"] for c in f["outputs"]} == {"removed"} and len(f["outputs"]) == 4
+    assert {op["op"] for op in f["ops"] if op["new"] > op["old"]} >= {"ReadValue-6", "Assign-6"}
+
+
+@pytest.mark.parametrize(("variant", "etype", "groups"), [("llama_stateful_int4", "u4", [16]),
+                                                           ("llama_stateful_mxfp4", "f4e2m1", [32])])
+def test_compressed_exports_of_today(variant, etype, groups):
+    f = agrees_with_openvino(TODAY / "llama_stateful.xml", TODAY / f"{variant}.xml")
+    assert f["inputs"] == f["outputs"] == []
+    assert f["weights"]["new"][etype]["group_sizes"] == groups
 
 
 @pytest.mark.parametrize("compress", ["resaved", "resaved_f16"])
@@ -303,8 +327,7 @@ def test_real_pairs_against_openvino(old, new):
     """Pairs of the wild IR set (an int8 variant, another export at another size, another head): an interface
     change exactly where OpenVINO's readings differ, and each side's oldest release compat's."""
     a, b = WILD / old, WILD / new
-    f = one(diff(a, b)[1])
-    assert bool(f["inputs"] or f["outputs"]) == (openvino_ports(a) != openvino_ports(b))
+    f = agrees_with_openvino(a, b)
     for side, path in (("old", a), ("new", b)):
         c = compat_file(str(path))
         assert f["oldest"][side] == (short(c.releases[c.oldest()]) if c.oldest() is not None else None)

@@ -26,6 +26,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any, Optional
 
+from ..core import formats
 from ..core.findings import Finding
 from ..core.records import Record
 from ..core.results import FileResult
@@ -458,10 +459,14 @@ def pairs(old: str, new: str, settings: Settings) -> list[tuple[str, Optional[st
         raise ConfigError(f"compare a file with a file, or a directory with a directory: {display_path(old)!r} "
                           f"and {display_path(new)!r}")
     if not os.path.isdir(new):
+        if not (is_ir(old) and is_ir(new)):
+            raise ConfigError(f"irreshape diff compares OpenVINO IR files (.xml): {display_path(old)!r} and "
+                              f"{display_path(new)!r}")
         return [(display_path(new), old, new)]
     sides = []
     for root in (old, new):
-        sides.append({os.path.relpath(p, root).replace(os.sep, "/"): p for p in collect([root], settings)})
+        sides.append({os.path.relpath(p, root).replace(os.sep, "/"): p for p in collect([root], settings)
+                      if is_ir(p)})
     a, b = sides
     return [(display_path(k), a.get(k), b.get(k)) for k in sorted({*a, *b})]
 
@@ -511,7 +516,7 @@ def diff_base(rev: str, paths: Sequence[str], settings: Settings, scratch: str) 
         at_rev = revision.materialize(paths, scratch,
                                       lambda name: not excluded(os.path.join(revision.root, name), settings))
         now = {revision.relative(p): p for p in collect([p for p in paths or ["."] if os.path.exists(p)], settings)
-               if os.path.isfile(p)}
+               if os.path.isfile(p) and is_ir(p)}
     except GitError as e:
         raise ConfigError(str(e)) from None
     old_settings = rebased(settings, revision.root, scratch)
@@ -536,6 +541,12 @@ def rebased(settings: Settings, root: str, scratch: str) -> Settings:
     fields["exclude"] = [move(g) for g in settings.exclude]
     fields["per_file_ignores"] = [(move(g), codes) for g, codes in settings.per_file_ignores]
     return Settings(**fields)
+
+
+def is_ir(path: str) -> bool:
+    """Whether ``path`` is read as an OpenVINO IR (an ``.xml``, or a suffix of no format irreshape reads)."""
+    fmt = formats.of(path)
+    return fmt is None or fmt.name == "openvino"
 
 
 def excluded(path: str, settings: Settings) -> bool:

@@ -8,6 +8,7 @@
             print(f.path, finding.line, finding.code, finding.message)
     raise SystemExit(report.exit_code)  # what the CLI would exit with
     open("gl-code-quality-report.json", "w").write(report.render("gitlab"))  # any --output-format
+    doc = irreshape.diff("old/m.xml", "new/m.xml")  # what `irreshape diff --output-format json` writes
 
 Options mirror the command line's (``select``, ``extend_select``, ``ignore``, ``config``, ``isolated``,
 ``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``layers``, ``exit_zero``, ``debug``; ``target``,

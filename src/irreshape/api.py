@@ -8,6 +8,7 @@
             print(f.path, finding.line, finding.code, finding.message)
     raise SystemExit(report.exit_code)  # what the CLI would exit with
     open("gl-code-quality-report.json", "w").write(report.render("gitlab"))  # any --output-format
+    doc = irreshape.diff("old/m.xml", "new/m.xml")  # what `irreshape diff --output-format json` writes
 
 Options mirror the command line's (``select``, ``extend_select``, ``ignore``, ``config``, ``isolated``,
 ``force_exclude``, ``max_xml_size``, ``baseline``, ``jobs``, ``layers``, ``exit_zero``, ``debug``; ``target``,
@@ -110,4 +111,37 @@ def check(*paths: str, exit_zero: bool = False, executor: "Optional[Executor]" =
                   outcome.baselined)
 
 
-__all__: Sequence[str] = ("Report", "UsageError", "check")
+def compare(paths: Sequence[str], base: Optional[str], run_settings: lint.Settings, fail_on=None):
+    """What ``irreshape diff`` compares, as a ``lint.diff.DiffOutcome``: ``paths`` OLD and NEW, or with ``base``
+    each IR under ``paths`` at that git revision against the working tree. A bad argument raises UsageError."""
+    import tempfile
+
+    from .lint.diff import FAIL_ON, diff_base, diff_paths
+
+    bad = sorted(set(fail_on or ()) - set(FAIL_ON))
+    if bad:
+        raise UsageError(f"--fail-on {', '.join(bad)}: choose among {', '.join(FAIL_ON)}")
+    try:
+        if base is None:
+            if len(paths) != 2:
+                raise UsageError(f"give two files or directories, OLD and NEW (or --base REV [PATHS]); got "
+                                 f"{len(paths)}")
+            return diff_paths(paths[0], paths[1], run_settings)
+        with tempfile.TemporaryDirectory(prefix="irreshape-diff-") as scratch:
+            return diff_base(base, paths, run_settings, scratch)
+    except (ConfigError, BaselineError, SelectorError) as e:
+        raise UsageError(str(e)) from None
+
+
+def diff(old: Optional[str] = None, new: Optional[str] = None, *, base: Optional[str] = None,
+         paths: Sequence[str] = (), **options) -> dict:
+    """Compare two IR files or directories (``old``, ``new``), or with ``base`` each IR under ``paths`` at that git
+    revision against the working tree, as ``irreshape diff`` does: the document ``--output-format json`` writes
+    (inputs, outputs, oldest release, findings new and fixed, ops, weights, per file). Options as :func:`check`'s
+    (``select``, ``ignore``, ``config``, ``isolated``, ``jobs``, ...)."""
+    given = [p for p in (old, new) if p is not None]
+    outcome = compare(list(paths) if base is not None else given, base, settings(**options))
+    return outcome.to_json()
+
+
+__all__: Sequence[str] = ("Report", "UsageError", "check", "diff")

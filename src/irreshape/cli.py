@@ -10,7 +10,7 @@ from typing import Optional, TextIO
 import click
 
 from .core import __version__
-from .core.formats import OUTPUTS
+from .core.formats import DIFF_OUTPUTS, OUTPUTS
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _process_exit = False  # the process ends with the command (entry): what is alive then is never freed
@@ -279,3 +279,54 @@ def compat(paths: tuple[str, ...], releases, fmt, output, color, config_file, is
     if any(f.internal_error for f in found):
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_FINDINGS if any(f.reads(c) is not True for f in found for c in columns) else EXIT_OK)
+
+
+@main.command("diff")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--base", metavar="REV",
+              help="Compare each IR under PATHS (default: .) at this git revision, its .bin too, with the work tree.")
+@click.option("--fail-on", "fail_on", multiple=True, callback=_codes, metavar="WHAT",
+              help="What makes the exit status 1 when it differs: interface, oldest, findings, contents, breaking, "
+                   "new-findings (comma-separated) [interface,oldest,findings].")
+@click.option("--output-format", "--format", "fmt", type=click.Choice(sorted(DIFF_OUTPUTS)), default=None,
+              help="Report format (default: full on a terminal, github in GitHub Actions, else concise).")
+@click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),
+              help="Write the report to this file instead of stdout.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when something differs (2 still means a failure).")
+@click.option("--select", multiple=True, callback=_codes, metavar="CODES", help="Compare only these rules' findings.")
+@click.option("--extend-select", multiple=True, callback=_codes, metavar="CODES", help="Compare these rules too.")
+@click.option("--ignore", multiple=True, callback=_codes, metavar="CODES", help="Do not compare these rules.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="Colour the output (auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured).")
+@click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
+              help="Use this configuration file instead of looking for one.")
+@click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
+@click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
+@click.option("--max-xml-size", default=None, metavar="SIZE", help="Larger XML files are reported, not read [1GB].")
+@click.option("--debug", is_flag=True, help="Show tracebacks of internal errors.")
+def diff(paths: tuple[str, ...], base, fail_on, fmt, output, exit_zero, select, extend_select, ignore, color,
+         config_file, isolated, jobs, max_xml_size, debug) -> None:
+    """What a change to IR files changes: `irreshape diff OLD NEW` (two files, or two directories whose files are
+    paired by relative path), or `irreshape diff --base REV [PATHS]` (each IR at a git revision against the
+    working tree).
+
+    Reported from irreshape's reading of both sides: inputs and outputs (name, partial shape, element type), the
+    oldest release that reads each side, findings new and fixed, and the contents (ops, weights, layers).
+    Exit status: 0 when interface, oldest release and findings are unchanged (--fail-on chooses), 1 when one
+    differs, 2 for a usage or internal error.
+    """
+    from contextlib import nullcontext
+
+    from . import api
+    from .lint.diff import DEFAULT_FAIL_ON
+    from .report import get
+
+    try:
+        settings = api.settings(select, extend_select, ignore, config_file, isolated, max_xml_size=max_xml_size,
+                                jobs=jobs, debug=debug)
+        outcome = api.compare(paths, base, settings, fail_on)
+    except api.UsageError as e:
+        raise Failure(str(e)) from None
+    with open(output, "w", encoding="utf-8") if output else nullcontext(sys.stdout) as out:
+        get(fmt or _default_format(out), DIFF_OUTPUTS)(outcome, out, _use_color(color, out))
+    sys.exit(outcome.exit_code(fail_on or DEFAULT_FAIL_ON, exit_zero))

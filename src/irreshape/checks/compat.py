@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..core import formats
 from ..core.findings import GRAPH, Finding, LayerRef
-from ..core.results import DEFAULT_MAX_SIZE, Options
+from ..core.results import DEFAULT_MAX_SIZE, FileResult, Options
 from ..rules.targets import for_kind
 from .targets import short
 
@@ -131,9 +131,12 @@ class FileCompat:
         }
 
 
-def compat_file(path: str, max_xml_size: int = DEFAULT_MAX_SIZE) -> FileCompat | None:
+def compat_file(path: str, max_xml_size: int = DEFAULT_MAX_SIZE,
+                checked: FileResult | None = None) -> FileCompat | None:
     """Judge one file against every release; None for a file that is not an OpenVINO IR (XML of another kind, a
-    oneDNN Graph document). Never raises for a bad file: irreshape's own failure is an IR900 in ``unread``."""
+    oneDNN Graph document). Never raises for a bad file: irreshape's own failure is an IR900 in ``unread``.
+    ``checked``: an ordinary check of the file, its model still held and its findings not yet filtered (``irreshape
+    diff``'s): judged on that reading, no second parse; the model is left to the caller."""
     from ..shapes.targets import known
 
     releases = known()
@@ -144,22 +147,26 @@ def compat_file(path: str, max_xml_size: int = DEFAULT_MAX_SIZE) -> FileCompat |
 
     try:
         with no_cycle_collection():
-            return _judge(path, releases, max_xml_size)
+            return _judge(path, releases, max_xml_size, checked)
     except Exception as e:
         return FileCompat(path, releases, unread=internal_error(path, e), internal_error=True)
 
 
-def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompat | None:
+def _judge(path: str, releases: tuple[str, ...], max_xml_size: int,
+           checked: FileResult | None = None) -> FileCompat | None:
     from ..frontends.openvino import NotIR, parse
     from ..shapes.targets import first, refusals_by_release
     from .openvino import check_model, readable
 
-    try:
-        model = parse(path, max_xml_size)
-    except NotIR:
-        return None
+    if checked is not None:  # an ordinary check's reading: its whole-graph inference covers GRAPH's
+        model, result = checked.model, checked
+    else:
+        try:
+            model = parse(path, max_xml_size)
+        except NotIR:
+            return None
+        result = check_model(model, Options(max_xml_size=max_xml_size, analyses=frozenset({GRAPH})))
     out = FileCompat(path, releases)
-    result = check_model(model, Options(max_xml_size=max_xml_size, analyses=frozenset({GRAPH})))
     errors = [f for f in result.findings if f.severity == "error"]
     out.unread = next((f for f in errors if f.code in UNREAD), None)
     out.current = [f for f in errors if f.code in READ_MODEL_REFUSES]
@@ -180,7 +187,8 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int) -> FileCompa
                     one = first(model, found)
                     reported[key] = next(k for k, r in enumerate(found) if r is one)
                 out.first[release] = reported[key]
-    model.release()
+    if checked is None:
+        model.release()
     return out
 
 

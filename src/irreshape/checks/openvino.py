@@ -91,6 +91,8 @@ def check_model(model: IRModel, options: Options | None = None, inputs: dict[str
         check_bodies(model, graph, options, result)  # the bodies of TensorIterators, Loops and Ifs
     finally:
         graph.weights.close()
+    if inputs is None and options is not None and options.reading:
+        _take_reading(result, graph, options)
     if inputs is not None:
         for verdict in result.layers:
             if verdict.status is Status.MISMATCH:
@@ -99,6 +101,17 @@ def check_model(model: IRModel, options: Options | None = None, inputs: dict[str
     result.layers.sort(key=lambda r: (r.layer.line, r.layer.id))
     result.sort()
     return result
+
+
+def _take_reading(result: FileResult, graph: Graph, options: Options) -> None:
+    """What ``irreshape diff`` compares, from this check's reading (:mod:`.reading`); a failure is an IR900."""
+    from . import failed
+    from .reading import take
+
+    try:
+        result.reading = take(graph.model, graph)
+    except Exception as e:
+        failed(result, options, e)
 
 
 def _once(findings: list[Finding]) -> list[Finding]:

@@ -75,3 +75,12 @@ OUTPUTS: dict[str, str] = {
     "azure": "irreshape.report.ci:azure",
     "rdjson": "irreshape.report.ci:rdjson",
 }
+
+#: ``irreshape diff --output-format`` name -> reporter ``(outcome, out, color) -> None``
+DIFF_OUTPUTS: dict[str, str] = {
+    "full": "irreshape.report.diff:full",
+    "concise": "irreshape.report.diff:concise",
+    "json": "irreshape.report.diff:json_report",
+    "markdown": "irreshape.report.diff:markdown",
+    "github": "irreshape.report.diff:github",
+}

@@ -71,16 +71,19 @@ class Options(Record):
     declared-versus-expected rules are off). ``analyses``: the analyses to run (``core.findings.GRAPH``...:
     those the selected rules need); None: every one. ``targets``: runtime targets, older releases whose refusals
     of the file are reported too (IR6xx), each as (the target as the user wrote it, "2023.3"; the release it
-    means, "2023.3.0")."""
+    means, "2023.3.0"). ``reading``: also take what ``irreshape diff`` compares of the file from the check's reading
+    of it (its interface, op census, weights: ``checks.reading``) into the result's ``reading``."""
 
-    __slots__ = FIELDS = ("max_xml_size", "debug", "layers", "scenarios", "scenarios_only", "analyses", "targets")
+    __slots__ = FIELDS = ("max_xml_size", "debug", "layers", "scenarios", "scenarios_only", "analyses", "targets",
+                          "reading")
 
     def __init__(self, max_xml_size: int = DEFAULT_MAX_SIZE, debug: bool = False, layers: str = "reshape",
                  scenarios: tuple[Scenario, ...] = (), scenarios_only: bool = False,
-                 analyses: Optional[frozenset[str]] = None, targets: tuple[tuple[str, str], ...] = ()) -> None:
+                 analyses: Optional[frozenset[str]] = None, targets: tuple[tuple[str, str], ...] = (),
+                 reading: bool = False) -> None:
         self.max_xml_size, self.debug, self.layers = max_xml_size, debug, layers
         self.scenarios, self.scenarios_only, self.analyses = scenarios, scenarios_only, analyses
-        self.targets = targets
+        self.targets, self.reading = targets, reading
 
     def runs(self, analysis: str) -> bool:
         """Whether the check runs ``analysis`` (a selected rule needs it)."""
@@ -151,9 +154,11 @@ class FileResult(Record):
     verdicts on the other layers that did not pass, for --fix (the Reshape family's are in ``layers``);
     ``model``: the model read (a frontend's), None once it crossed a process boundary; ``internal_error``:
     irreshape itself failed on this file (an IR900 finding), exit 2; ``usage_error``: the run asked for something
-    this file cannot give (a scenario's input it lacks), exit 2."""
+    this file cannot give (a scenario's input it lacks), exit 2; ``reading``: what ``irreshape diff`` compares
+    (``checks.reading.Reading``), where Options.reading asked for it and the file was read."""
 
-    __slots__ = FIELDS = ("path", "layers", "flagged", "findings", "model", "internal_error", "usage_error")
+    __slots__ = FIELDS = ("path", "layers", "flagged", "findings", "model", "internal_error", "usage_error",
+                          "reading")
     path: str
     layers: list[LayerResult]
     flagged: list[LayerResult]
@@ -161,11 +166,12 @@ class FileResult(Record):
     model: Any
     internal_error: bool
     usage_error: str
+    reading: Any
 
     def __init__(self, path: str, layers: Optional[list[LayerResult]] = None,
                  flagged: Optional[list[LayerResult]] = None, findings: Optional[list[Finding]] = None,
-                 model: Any = None, internal_error: bool = False, usage_error: str = "") -> None:
-        self.path = path
+                 model: Any = None, internal_error: bool = False, usage_error: str = "", reading: Any = None) -> None:
+        self.path, self.reading = path, reading
         self.layers = [] if layers is None else layers
         self.flagged = [] if flagged is None else flagged
         self.findings = [] if findings is None else findings

@@ -15,7 +15,7 @@ from typing import Optional
 
 from ..checks import check_file, no_cycle_collection
 from ..core import formats
-from ..core.findings import Finding
+from ..core.findings import GRAPH, Finding
 from ..core.records import Record
 from ..core.results import FileResult, Options
 from ..rules import EDGES, analyses
@@ -137,21 +137,26 @@ def write_baseline(outcome: Outcome, file: str) -> int:
 
 
 # -- one file ---------------------------------------------------------------------------------------
-def lint_file(path: str, settings: Settings):
+def lint_file(path: str, settings: Settings, reading: bool = False):
     """(the filtered result, whether irreshape failed internally on the file, the FixOutcome of --fix or
     --diff or None); the result is None for XML that is not an IR. check_file turns an internal failure
-    into an IR900 finding, or raises with ``--debug``."""
+    into an IR900 finding, or raises with ``--debug``. ``reading``: the result keeps what ``irreshape diff``
+    compares (``FileResult.reading``)."""
     with no_cycle_collection():  # until the model is dropped
-        return _lint_file(path, settings)
+        return _lint_file(path, settings, reading)
 
 
-def _lint_file(path: str, settings: Settings):
+def _lint_file(path: str, settings: Settings, reading: bool = False):
     options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers,
                       scenarios=settings.scenarios, scenarios_only=settings.scenarios_only,
-                      analyses=analyses(settings.enabled), targets=settings.targets)
+                      analyses=analyses(settings.enabled), targets=settings.targets, reading=reading)
     result = check_file(path, options)
     if result is None:
         return None, False, None
+    if reading and result.reading is not None:  # irreshape diff: compat's judgement of this same reading
+        from ..checks.compat import compat_file
+
+        result.reading.compat = compat_file(path, settings.max_xml_size, result if options.runs(GRAPH) else None)
     _filter(result, settings)
     fixed = None
     if settings.fix and not result.internal_error and not result.usage_error:

@@ -30,8 +30,9 @@ class Context(Record):
 Reporter = Callable[[list[FileResult], TextIO, Context], None]
 
 
-def get(name: str) -> Reporter:
-    module, _, attr = OUTPUTS[name].partition(":")
+def get(name: str, table: dict[str, str] = OUTPUTS) -> Reporter:
+    """The reporter of an output format of ``table`` (check's, or ``irreshape diff``'s: DIFF_OUTPUTS)."""
+    module, _, attr = table[name].partition(":")
     return getattr(importlib.import_module(module), attr)
 
 

@@ -12,6 +12,7 @@ import re
 
 from ...core.dims import INT64_MAX
 from ...core.findings import Problem
+from ...core.records import Record
 from ...core.text import clip
 from .bodies import BodyReader
 from .model import Edge, IRModel, Layer, Port
@@ -318,64 +319,97 @@ def read_net(model: IRModel, get, line: int) -> None:
                                       "(10 and 11 are)", line))
 
 
-_OUTPUT_NAMES = re.compile(rb"<output\b.*?<port\b[^>]*?\bnames=\"([^\"]*)\"", re.S)
+_LAYER_TAG = re.compile(rb'<layer\b[^>]*?\bid="([^"]*)"')
+_OWN_NAMES = re.compile(rb'\soutput_names="([^"]*)"')
+_OUTPUT_SECTION = re.compile(rb"<output\s*>(.*?)</output\s*>", re.S)
+_PORT_TAG = re.compile(rb"<port\b([^>]*)>")
+_ATTR = re.compile(rb'\s([A-Za-z_:][-A-Za-z0-9_.:]*)\s*=\s*"([^"]*)"')
+_ENTITY = re.compile(r"&(#[0-9]+|#x[0-9a-fA-F]+|amp|lt|gt|quot|apos);")
+_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 
 
-def _names_into(out: dict[str, list[str]], layer: Layer, text: bytes) -> None:
-    """The tensor names of ``layer``'s first output port, from its text in the file, into ``out``."""
-    m = re.search(rb'<layer\b[^>]*\bid="%s"[^>]*>(.*?)</layer>' % re.escape(layer.id.encode()), text, re.S)
-    names = _OUTPUT_NAMES.search(m.group(1)) if m else None
-    if names:
-        parts = re.split(r"(?<!\\),", names.group(1).decode("utf-8", "replace"))
-        out[layer.id] = [n.strip().replace("\\,", ",") for n in parts if n.strip()]
+def _unescape(text: str) -> str:
+    """An attribute value with its XML character references and entities resolved (a name may hold ``&``)."""
+    def one(m: re.Match) -> str:
+        ref = m.group(1)
+        if ref[0] != "#":
+            return _NAMED[ref]
+        code = int(ref[2:], 16) if ref[1] in "xX" else int(ref[1:])
+        return chr(code) if 0 < code < 0x110000 else m.group(0)
+
+    return _ENTITY.sub(one, text) if "&" in text else text
+
+
+def split_names(raw: bytes) -> tuple[str, ...]:
+    """A ``names`` attribute as OpenVINO reads it: comma-separated, ``\\,`` an escaped comma, blanks dropped."""
+    parts = re.split(r"(?<!\\),", _unescape(raw.decode("utf-8", "replace")))
+    return tuple(n.strip().replace("\\,", ",") for n in parts if n.strip())
+
+
+class PortNames(Record):
+    """The tensor names a layer's text gives, which the model does not keep: ``ports``, each output port's id ->
+    its ``names`` (a port without the attribute has no entry), in file order; ``output_names``: a Result's own
+    ``output_names`` attribute (None: absent), which OpenVINO reads in place of its producer's port names."""
+
+    __slots__ = FIELDS = ("ports", "output_names")
+    ports: dict[str, tuple[str, ...]]
+    output_names: tuple[str, ...] | None
+
+    def __init__(self, ports: dict[str, tuple[str, ...]], output_names: tuple[str, ...] | None = None) -> None:
+        self.ports, self.output_names = ports, output_names
+
+
+def _names_in(text: bytes) -> PortNames:
+    """The names in one layer's text (from its start tag to its first ``</layer>``)."""
+    own = _OWN_NAMES.search(text, 0, text.find(b">") + 1)
+    ports: dict[str, tuple[str, ...]] = {}
+    section = _OUTPUT_SECTION.search(text)
+    if section is not None:
+        for tag in _PORT_TAG.finditer(section.group(1)):
+            attrs = dict(_ATTR.findall(tag.group(1)))
+            if b"names" in attrs:
+                pid = _unescape(attrs.get(b"id", b"").decode("utf-8", "replace"))
+                ports.setdefault(pid, split_names(attrs[b"names"]))
+    return PortNames(ports, split_names(own.group(1)) if own is not None else None)
+
+
+def port_names(path: str, layers: list[Layer]) -> dict[str, PortNames]:
+    """Layer id -> the tensor names its text gives (:class:`PortNames`), read again from the file for these
+    layers (a model's inputs and outputs, and what feeds its outputs): the model keeps no port names. A layer is
+    found by its id at its line (a body's layer of the same id is another); one whose text cannot be read has
+    none."""
+    import mmap
+
+    from ..files import open_regular
+
+    out = {layer.id: PortNames({}) for layer in layers}
+    wanted = {(layer.id.encode("utf-8", "surrogateescape"), layer.line): layer.id for layer in layers
+              if layer.line > 0}
+    if not wanted:
+        return out
+    last = max(line for _, line in wanted)
+    ids = {lid for lid, _ in wanted}
+    tags = _LAYER_TAG if len(ids) > 64 else re.compile(  # a few: only their tags are matched at all
+        rb'<layer\b[^>]*?\bid="(' + b"|".join(re.escape(i) for i in sorted(ids)) + rb')"')
+    try:
+        with open_regular(path) as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as text:
+            line, at = 1, 0  # the line at offset ``at``
+            for m in tags.finditer(text):
+                line += text[at:m.start()].count(b"\n")
+                at = m.start()
+                if line > last:
+                    break
+                lid = wanted.get((m.group(1), line))
+                if lid is not None:
+                    end = text.find(b"</layer>", at)
+                    out[lid] = _names_in(text[at:end if end >= 0 else len(text)])
+    except (OSError, ValueError):  # ValueError: an empty file cannot be mapped
+        return out
+    return out
 
 
 def tensor_names(path: str, layers: list[Layer]) -> dict[str, list[str]]:
-    """Layer id -> the tensor names of its first output port (its ``names`` attribute, comma-separated, ``\\,``
-    an escaped comma), read again from the file for these few layers (Parameters, for ``Model.reshape``'s
-    names): the model keeps no port names. A layer whose names cannot be read has none."""
-    from ..files import open_regular
-
-    out: dict[str, list[str]] = {layer.id: [] for layer in layers}
-    wanted = {layer.line: layer for layer in layers if layer.line > 0}  # a layer's line: where its text starts
-    if not wanted:
-        return out
-    last = max(wanted)
-    try:
-        with open_regular(path) as f:
-            n, pending = 0, None  # the line number read last; the layer whose text is being gathered
-            text = b""
-            for line in f:  # only up to the last of these layers, and each layer's lines once
-                n += 1
-                if pending is None and n in wanted:
-                    pending, text = wanted[n], b""
-                if pending is None:
-                    if n > last:
-                        break
-                    continue
-                text += line
-                if b"</layer>" in line:
-                    _names_into(out, pending, text)
-                    pending = None
-            if pending is not None:
-                _names_into(out, pending, text)
-    except OSError:
-        return out
-    return out
-    try:
-        with open_regular(path) as f:
-            text = f.read()
-    except OSError:
-        return out
-    starts = [0]  # the offset each line starts at
-    starts += [m.end() for m in re.finditer(rb"\n", text)]
-    for layer in layers:
-        if not 0 < layer.line <= len(starts):
-            continue
-        tag = re.compile(rb'<layer\b[^>]*\bid="%s"[^>]*>(.*?)</layer>' % re.escape(layer.id.encode()), re.S)
-        m = tag.search(text, starts[layer.line - 1])
-        names = _OUTPUT_NAMES.search(m.group(1)) if m else None
-        if names:
-            parts = re.split(r"(?<!\\),", names.group(1).decode("utf-8", "replace"))
-            out[layer.id] = [n.strip().replace("\\,", ",") for n in parts if n.strip()]
-    return out
+    """Layer id -> the tensor names of its first output port that has any (its ``names`` attribute,
+    comma-separated, ``\\,`` an escaped comma), read again from the file for these few layers (Parameters, for
+    ``Model.reshape``'s names): the model keeps no port names. A layer whose names cannot be read has none."""
+    return {lid: list(next(iter(found.ports.values()), ())) for lid, found in port_names(path, layers).items()}

@@ -59,60 +59,118 @@ for i in range(int(sys.argv[2]), len(paths)):
 """
 
 # run by the release's python: argv = [list of paths (json file), first index, "infer" or "", the inference
-# precision hint or ""]; for each file
-# "S i stage" before each stage, then its verdict
+# precision hint or "", "fork" or ""]; writes "S i stage" before each stage of each file, then its verdict as a JSON
+# line. With "fork" each file is judged in a child forked from this process (openvino imported, no Core made yet):
+# a crash or a heap corruption of one compile never touches the next; a child that dies or hangs is said so
+# ("crash", "timeout" past the stage's limit, argv[6] a JSON dict of them) and the next file goes on.
 _COMPILER = r"""
-import json, sys
+import json, os, signal, sys, time
 import numpy as np
 try:
     from openvino import Core
 except ImportError:
     from openvino.runtime import Core
-core = Core()
 paths = json.load(open(sys.argv[1]))
 infer = sys.argv[3] == "infer"
 config = {"INFERENCE_PRECISION_HINT": sys.argv[4]} if sys.argv[4] else {}
+fork = sys.argv[5] == "fork"
+limits = json.loads(sys.argv[6])
 out = sys.stdout
-def mark(i, stage):
-    out.write("S %d %s\n" % (i, stage))
-    out.flush()
-for i in range(int(sys.argv[2]), len(paths)):
+
+def judge(i, write):
+    core = Core()
     got = {"i": i, "read": None, "compile": None, "infer": None}
-    mark(i, "read")
+    write("S %d read\n" % i)
     try:
         m = core.read_model(paths[i])
     except Exception as e:
         got["read"] = str(e)
-        out.write(json.dumps(got) + "\n")
-        continue
-    mark(i, "compile")
+        return got
+    write("S %d compile\n" % i)
     try:
         c = core.compile_model(m, "CPU", config)
     except Exception as e:
         got["compile"] = str(e)
         got["infer"] = "skipped"
-        out.write(json.dumps(got) + "\n")
-        del m
-        continue
+        return got
     if not infer or any(p.get_partial_shape().is_dynamic for p in c.inputs):
         got["infer"] = "skipped"
-    else:
-        mark(i, "infer")
-        try:
-            feed = {}
-            for k, p in enumerate(c.inputs):
-                t = p.get_element_type()
-                if t.get_type_name() == "string":
-                    raise TypeError("skipped: a string input")
-                feed[k] = np.zeros(list(p.get_shape()), dtype=t.to_dtype())
-            c.create_infer_request().infer(feed)
-        except TypeError as e:
-            got["infer"] = "skipped" if str(e).startswith("skipped") else str(e)
-        except Exception as e:
-            got["infer"] = str(e)
-    out.write(json.dumps(got) + "\n")
+        return got
+    write("S %d infer\n" % i)
+    try:
+        feed = {}
+        for k, p in enumerate(c.inputs):
+            t = p.get_element_type()
+            if t.get_type_name() == "string":
+                got["infer"] = "skipped"
+                return got
+            feed[k] = np.zeros(list(p.get_shape()), dtype=t.to_dtype())
+        c.create_infer_request().infer(feed)
+    except Exception as e:
+        got["infer"] = str(e)
+    return got
+
+def plain(text):
+    out.write(text)
     out.flush()
-    del c, m
+
+for i in range(int(sys.argv[2]), len(paths)):
+    if not fork:
+        plain(json.dumps(judge(i, plain)) + "\n")
+        continue
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        def to_parent(text):
+            os.write(w, text.encode())
+        try:
+            got = judge(i, to_parent)
+            to_parent(json.dumps(got) + "\n")
+        finally:
+            os._exit(0)
+    os.close(w)
+    stage, since, buf, got, status = "read", time.monotonic(), b"", None, None
+    reader = os.fdopen(r, "rb", buffering=0)
+    os.set_blocking(r, False)
+    while True:
+        try:
+            chunk = reader.read(65536)
+        except BlockingIOError:
+            chunk = None
+        if chunk:
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            for line in lines:
+                text = line.decode()
+                if text.startswith("S "):
+                    stage, since = text.split()[2], time.monotonic()
+                    plain(text + "\n")
+                elif text:
+                    got = json.loads(text)
+            continue
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            rest = reader.read() or b""
+            for line in (buf + rest).split(b"\n"):
+                if line.strip() and not line.startswith(b"S "):
+                    got = json.loads(line.decode())
+            break
+        if time.monotonic() - since > limits.get(stage, 300):
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            status = "timeout"
+            break
+        time.sleep(0.005)
+    reader.close()
+    if got is None:
+        got = {"i": i, "read": None, "compile": None, "infer": None}
+        got[stage] = "timeout" if status == "timeout" else "crash"
+        for later in ("compile", "infer")[("read", "compile", "infer").index(stage):]:
+            if later != stage:
+                got[later] = "skipped"
+        got["died"] = True
+    plain(json.dumps(got) + "\n")
 """
 
 _LOCATION = re.compile(r"^(Exception from |Check '.*' failed at )\S+:\d+:?$|^Converting input model$")
@@ -171,19 +229,31 @@ def read_all(release: str, paths: list[str], ops: bool = False) -> list[dict]:
 
 
 def compile_all(release: str, paths: list[str], infer: bool = True, timeout: "float | dict[str, float]" = 300.0,
-                precision: str = "", isa: str = "") -> list[dict]:
+                precision: str = "", isa: str = "", fork: bool = True) -> list[dict]:
     """For each path, what ``release`` says at each stage: {"read", "compile", "infer"}, each None (it passed), the
     release's message, "crash" (the process died in that stage), "timeout" (past ``timeout`` seconds: one for every
-    stage, or a dict by stage), or "skipped" (a stage not reached, or
-    an infer of a model with dynamic or string inputs). ``precision``: the CPU plugin's inference precision hint
-    ("f32"; "": the machine's default); ``isa``: the highest instruction set oneDNN may use (``ONEDNN_MAX_CPU_ISA``,
-    "AVX2": the plugin's choices as on a CPU without AVX-512, so far as they ask oneDNN). One python process of the release takes the files in turn
-    and is restarted past a crash or a timeout, so that each stage that kills it is told apart."""
+    stage, or a dict by stage), or "skipped" (a stage not reached, or an infer of a model with dynamic or string
+    inputs). ``precision``: the CPU plugin's inference precision hint ("f32"; "": the machine's default); ``isa``:
+    the highest instruction set oneDNN may use (``ONEDNN_MAX_CPU_ISA``). One python process of the release takes
+    the files in turn, each judged in a child forked from it (``fork``; a compile that corrupts the heap crashes
+    or not depending on what ran before it in the same process: measured); a file whose child died or hung is
+    judged again, alone, in a fresh process of the release, and that verdict kept."""
+    limits = timeout if isinstance(timeout, dict) else {s: timeout for s in ("read", "compile", "infer")}
+    got = _compile_run(release, paths, infer, limits, precision, isa, fork)
+    if fork:
+        for k, g in enumerate(got):
+            if g.pop("died", False):
+                got[k] = _compile_run(release, [paths[k]], infer, limits, precision, isa, False)[0]
+                got[k].pop("died", None)
+    return got
+
+
+def _compile_run(release: str, paths: list[str], infer: bool, limits: dict, precision: str, isa: str,
+                 fork: bool) -> list[dict]:
     import selectors
     import time
 
     py = venv(release)
-    limits = timeout if isinstance(timeout, dict) else {}
     out: list[dict | None] = [None] * len(paths)
     with tempfile.TemporaryDirectory() as d:
         listing = Path(d) / "paths.json"
@@ -193,7 +263,7 @@ def compile_all(release: str, paths: list[str], infer: bool = True, timeout: "fl
         start = 0
         while start < len(paths):
             proc = subprocess.Popen([str(py), str(runner), str(listing), str(start), "infer" if infer else "",
-                                     precision],
+                                     precision, "fork" if fork else "", json.dumps(limits)],
                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
                                     env={**os.environ, "PYTHONWARNINGS": "ignore",
                                          **({"ONEDNN_MAX_CPU_ISA": isa} if isa else {})})
@@ -203,8 +273,8 @@ def compile_all(release: str, paths: list[str], infer: bool = True, timeout: "fl
             sel.register(proc.stdout, selectors.EVENT_READ)
             since = time.monotonic()
             while True:
-                limit = limits.get(stage, 300.0) if limits else timeout
-                if not sel.select(timeout=max(0.0, limit - (time.monotonic() - since))):  # type: ignore[operator]
+                limit = limits.get(stage, 300.0) + (30.0 if fork else 0.0)
+                if not sel.select(timeout=max(0.0, limit - (time.monotonic() - since))):
                     proc.kill()
                     died = "timeout"
                     break

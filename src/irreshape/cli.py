@@ -231,23 +231,28 @@ def explain(file: str, layer: str) -> None:
 @click.option("--release", "--target", "releases", multiple=True, callback=_codes, metavar="RELEASE",
               help="Show this release's column (repeatable, comma-separated) [one per minor release, 2023.0 ... "
                    "2026.4].")
+@click.option("--matrix", is_flag=True,
+              help="One column per release shown instead of one line of release ranges per file (--release "
+                   "implies it).")
 @click.option("--output-format", "--format", "fmt", type=click.Choice(["full", "concise", "json"]), default=None,
-              help="Report format (default: full, a table, on a terminal; else concise).")
+              help="Report format (default: full on a terminal; else concise).")
 @click.option("-o", "--output", "--output-file", "output", type=click.Path(dir_okay=False, writable=True),
               help="Write the report to this file instead of stdout.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
-              help="Colour the table (auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured).")
+              help="Colour the report (auto: on a terminal; NO_COLOR and FORCE_COLOR are honoured).")
 @click.option("--config", "config_file", type=click.Path(exists=True, dir_okay=False),
               help="Use this configuration file (its `exclude`) instead of looking for one.")
 @click.option("--isolated", is_flag=True, help="Ignore all configuration files.")
 @click.option("--max-xml-size", default=None, metavar="SIZE", help="Larger XML files are reported, not read [1GB].")
 @click.option("-j", "--jobs", type=click.IntRange(min=0), default=0, help="Processes to use [all cores].")
-def compat(paths: tuple[str, ...], releases, fmt, output, color, config_file, isolated, max_xml_size, jobs) -> None:
-    """Which OpenVINO releases read each IR file: one row per file, one column per release, and per file the
-    oldest release that reads it and why the older ones do not.
+def compat(paths: tuple[str, ...], releases, matrix, fmt, output, color, config_file, isolated, max_xml_size,
+           jobs) -> None:
+    """Which OpenVINO releases read each IR file and compile it for CPU: per file its answer across the releases
+    ("2023.0-2023.3 IR601 · 2024.0+ ok"), the oldest release from which on every release reads and compiles it, and
+    why the older ones do not, in their words.
 
-    Exit status: 0 when every release shown reads every file, 1 when one refuses one, 2 for a usage or internal
-    error.
+    Exit status: 0 when every release shown reads and compiles every file, 1 when one refuses one, 2 for a usage or
+    internal error.
     """
     from contextlib import nullcontext
     from functools import partial
@@ -273,12 +278,12 @@ def compat(paths: tuple[str, ...], releases, fmt, output, color, config_file, is
         if fmt == "json":
             report.json_report(found, columns, out)
         elif fmt == "full":
-            report.full(found, columns, out, _use_color(color, out))
+            report.full(found, columns, out, _use_color(color, out), matrix=matrix or bool(releases))
         else:
-            report.concise(found, columns, out)
+            report.concise(found, columns, out, matrix=matrix or bool(releases))
     if any(f.internal_error for f in found):
         sys.exit(EXIT_USAGE)
-    sys.exit(EXIT_FINDINGS if any(f.reads(c) is not True for f in found for c in columns) else EXIT_OK)
+    sys.exit(EXIT_FINDINGS if any(f.runs(c) is not True for f in found for c in columns) else EXIT_OK)
 
 
 @main.command("diff")

@@ -12,6 +12,8 @@ the body layers by their path ids (``"7/3"``, ``"7/then/3"``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ..core.results import FileResult, Options
 from ..frontends.openvino.model import Body, IRModel
 from ..shapes.registry import Undecided
@@ -25,21 +27,28 @@ def check_bodies(model: IRModel, graph: Graph, options: Options | None, result: 
     theirs: the verdicts go to ``result.layers`` (or ``result.flagged``, as ``options.layers`` says), the
     findings to ``result.findings``."""
     for layer in model.layers.values():
-        if not layer.bodies:
-            continue
-        views = {id(v.body): v for v in graph.bodies.get(id(layer), ())}
-        for body in layer.bodies:
-            try:
-                view = views.get(id(body))
-                inner = view.graph if view is not None else _declared(body, graph)
-            except Undecided:
-                continue  # nested too deep: not inferred, not checked
+        for body, inner in readings(layer, graph):
             try:
                 check_graph_layers(body.model, inner, options, result)
             except Exception as e:
                 failed(result, options, e, layer)
                 continue
             check_bodies(body.model, inner, options, result)
+
+
+def readings(layer, graph: Graph) -> Iterator[tuple[Body, Graph]]:
+    """Each body of a control-flow ``layer`` and its reading in ``graph`` (the one its outer layer's inference ran
+    last; else its Parameters as declared); a body nested too deep to be inferred is left out."""
+    if not layer.bodies:
+        return
+    views = {id(v.body): v for v in graph.bodies.get(id(layer), ())}
+    for body in layer.bodies:
+        try:
+            view = views.get(id(body))
+            inner = view.graph if view is not None else _declared(body, graph)
+        except Undecided:
+            continue  # nested too deep: not inferred, not checked
+        yield body, inner
 
 
 def _declared(body: Body, outer: Graph) -> Graph:

@@ -1,8 +1,10 @@
-"""``irreshape compat``: which OpenVINO releases read a file, and why the others do not.
+"""``irreshape compat``: which OpenVINO releases read a file and compile it for CPU, and why the others do not.
 
-One parse and one ordinary check per file (does 2026.4.1's ``read_model`` itself refuse it?), then the release
-table applied per release (:func:`irreshape.shapes.targets.refusals`): every release irreshape knows, so that the
-oldest one that reads the file is found whatever columns are shown. The result is plain data (it travels between
+One parse and one ordinary check per file (does 2026.4.1's ``read_model`` itself refuse it? what does the file hold
+that a CPU plugin may refuse?), then the two release tables applied per release: what its reader refuses
+(:func:`irreshape.shapes.targets.refusals`) and, where it reads the file, what its CPU plugin refuses
+(:func:`irreshape.shapes.compiles.refusals`): every release irreshape knows, so that the oldest one that reads and
+compiles the file is found whatever columns are shown. The result is plain data (it travels between
 ``--jobs`` processes); :mod:`irreshape.report.compat` renders it.
 """
 
@@ -11,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core import formats
-from ..core.findings import GRAPH, Finding, LayerRef
+from ..core.findings import GRAPH, TARGETS, Finding, LayerRef
 from ..core.results import DEFAULT_MAX_SIZE, FileResult, Options
-from ..rules.targets import for_kind
+from ..rules.targets import for_compile, for_kind
 from .targets import short
 
 # the ordinary check's rules whose errors mean that 2026.4.1's read_model itself refuses the file (their
@@ -27,7 +29,9 @@ UNREAD = frozenset({"IR001", "IR003", "IR004", "IR005", "IR900"})
 @dataclass(frozen=True, slots=True)
 class Refused:
     """One reason a release refuses a file: the rule it is reported under, the refusal's kind, what is refused
-    ("MaxPool-14"), the first release that reads it (None: none), the release's words, and the layer."""
+    ("MaxPool-14"), the first release that takes it (None: none), the release's words, the layer, and the stage
+    that refuses it ("read": read_model; "compile": compile_model on CPU, ``kind`` "crash" where the process dies
+    there; "infer": the first inference)."""
 
     code: str
     kind: str
@@ -36,6 +40,7 @@ class Refused:
     message: str
     line: int | None
     layer: LayerRef | None
+    stage: str = "read"
 
     @property
     def label(self) -> str:
@@ -50,7 +55,7 @@ class Refused:
         return self.code, self.what, self.layer.id if self.layer else None
 
     def to_json(self) -> dict:
-        return {"code": self.code, "kind": self.kind, "what": self.what, "since": self.since,
+        return {"code": self.code, "stage": self.stage, "kind": self.kind, "what": self.what, "since": self.since,
                 "message": self.message, "line": self.line, "layer": self.layer.to_json() if self.layer else None}
 
 
@@ -62,6 +67,8 @@ class FileCompat:
     releases: tuple[str, ...]
     refusals: dict[str, list[Refused]] = field(default_factory=dict)  # release -> its refusals ([]: reads it)
     first: dict[str, int] = field(default_factory=dict)  # release -> the index of the refusal it reports
+    # release -> what its CPU plugin refuses of the file ([]: compiles and runs it; only where it reads it)
+    compiles: dict[str, list[Refused]] = field(default_factory=dict)
     current: list[Finding] = field(default_factory=list)  # why 2026.4.1's read_model itself refuses it
     unread: Finding | None = None  # why irreshape could not read the file at all
     internal_error: bool = False
@@ -75,26 +82,39 @@ class FileCompat:
         """Whether ``release`` reads the file; None where it was not judged."""
         return not self.refusals[release] if self.judged else None
 
+    def runs(self, release: str) -> bool | None:
+        """Whether ``release`` reads the file and compiles it for CPU (and runs it, where that was measured);
+        None where it was not judged."""
+        return not self.blocking(release) if self.judged else None
+
+    def blocking(self, release: str) -> list[Refused]:
+        """What keeps ``release`` from running the file: what its reader refuses, else what its CPU plugin does."""
+        return self.refusals.get(release) or self.compiles.get(release) or []
+
     def oldest(self) -> int | None:
-        """The index of the oldest release from which on every release reads the file; None: not judged, or the
-        newest release refuses it too."""
+        """The index of the oldest release from which on every release reads the file and compiles it for CPU;
+        None: not judged, or the newest release refuses it too."""
         if not self.judged:
             return None
         i = len(self.releases)
-        while i > 0 and not self.refusals[self.releases[i - 1]]:
+        while i > 0 and not self.blocking(self.releases[i - 1]):
             i -= 1
         return None if i == len(self.releases) else i
 
     def reported(self, release: str) -> Refused | None:
-        """The refusal ``release``'s read_model reports (it stops at one); None where it reads the file."""
+        """The refusal ``release`` reports: its read_model's (it stops at one), else the first its CPU plugin
+        meets; None where it reads and compiles the file."""
         found = self.refusals.get(release)
-        return found[self.first.get(release, 0)] if found else None
+        if found:
+            return found[self.first.get(release, 0)]
+        found = self.compiles.get(release)
+        return found[0] if found else None
 
     def why(self, i: int) -> Refused | None:
-        """Why the release before ``releases[i]`` refuses the file: the refusal that ``releases[i]`` is the first
-        to read, else the one that release reports."""
+        """Why the release before ``releases[i]`` cannot run the file: the refusal that ``releases[i]`` is the
+        first to take, else the one that release reports."""
         before = self.releases[i - 1]
-        return next((r for r in self.refusals[before] if r.since == self.releases[i]), self.reported(before))
+        return next((r for r in self.blocking(before) if r.since == self.releases[i]), self.reported(before))
 
     @property
     def summary(self) -> str:
@@ -107,13 +127,17 @@ class FileCompat:
         i = self.oldest()
         if i is None:
             last = self.reported(self.releases[-1])
+            if last is not None and last.stage != "read":
+                return f"no release irreshape knows compiles it on CPU: {last.label}"
             return f"no release irreshape knows reads it: {last.label if last else '?'}"
         if i == 0:
-            return f"read by every release irreshape knows ({short(self.releases[0])} ... {short(self.releases[-1])})"
+            return (f"read and compiled on CPU by every release irreshape knows ({short(self.releases[0])} ... "
+                    f"{short(self.releases[-1])})")
         why = self.why(i)
-        also = [short(r) for r in self.releases[:i - 1] if not self.refusals[r]]
-        return (f"needs OpenVINO {short(self.releases[i])} or newer: {why.label if why else '?'}"
-                + (f" (older, {', '.join(also)} read{'s' * (len(also) == 1)} it too)" if also else ""))
+        also = [short(r) for r in self.releases[:i - 1] if not self.blocking(r)]
+        stage = " to compile on CPU" if why is not None and why.stage != "read" else ""
+        return (f"needs OpenVINO {short(self.releases[i])} or newer{stage}: {why.label if why else '?'}"
+                + (f" (older, {', '.join(also)} run{'s' * (len(also) == 1)} it too)" if also else ""))
 
     def to_json(self, columns: tuple[str, ...]) -> dict:
         i = self.oldest()
@@ -125,8 +149,10 @@ class FileCompat:
             "summary": self.summary,
             "refused_by_current": [f.to_json() for f in self.current],
             "releases": {r: None if not self.judged else {
-                "readable": not self.refusals[r], "reported": self.first.get(r, 0) if self.refusals[r] else None,
-                "refusals": [x.to_json() for x in self.refusals[r]]}
+                "readable": not self.refusals[r],
+                "compiles": None if self.refusals[r] else not self.compiles.get(r),
+                "reported": self.first.get(r, 0) if self.refusals[r] else None,
+                "refusals": [x.to_json() for x in (*self.refusals[r], *self.compiles.get(r, ()))]}
                 for r in columns},
         }
 
@@ -165,7 +191,7 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int,
             model = parse(path, max_xml_size)
         except NotIR:
             return None
-        result = check_model(model, Options(max_xml_size=max_xml_size, analyses=frozenset({GRAPH})))
+        result = check_model(model, Options(max_xml_size=max_xml_size, analyses=frozenset({GRAPH, TARGETS})))
     out = FileCompat(path, releases)
     errors = [f for f in result.findings if f.severity == "error"]
     out.unread = next((f for f in errors if f.code in UNREAD), None)
@@ -187,9 +213,23 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int,
                     one = first(model, found)
                     reported[key] = next(k for k, r in enumerate(found) if r is one)
                 out.first[release] = reported[key]
+        _compiles(out, result.features, releases)
     if checked is None:
         model.release()
     return out
+
+
+def _compiles(out: FileCompat, features: list, releases: tuple[str, ...]) -> None:
+    """What each release that reads the file refuses of it at compile_model (or at the first inference)."""
+    from ..shapes.compiles import refusals
+
+    for release in releases:
+        if out.refusals[release]:
+            continue
+        out.compiles[release] = [
+            Refused(for_compile(c.key, c.stage).code, "crash" if c.stage == "crash" else c.key[0], c.what, c.since,
+                    c.message, c.layer.line, c.layer.ref, "infer" if c.stage == "infer" else "compile")
+            for c in refusals(features, release)]
 
 
 def minors() -> tuple[str, ...]:

@@ -36,7 +36,7 @@ def check_path(path: str, options: Options | None = None) -> FileResult | None:
         from .targets import target_findings  # only a run with --target needs the release table
 
         try:
-            result.findings += target_findings(model, options.targets)
+            result.findings += target_findings(model, options.targets, result.features)
         except Exception as e:  # the ordinary check's findings stand; the failure is an IR900 beside them
             failed(result, options, e)
         result.sort()
@@ -89,6 +89,8 @@ def check_model(model: IRModel, options: Options | None = None, inputs: dict[str
     try:
         check_graph_layers(model, graph, options, result, pinned=inputs is None and runs(PROBES))
         check_bodies(model, graph, options, result)  # the bodies of TensorIterators, Loops and Ifs
+        if inputs is None and (runs(PLUGIN) or runs(TARGETS)):
+            _features(model, graph, options, result)
     finally:
         graph.weights.close()
     if inputs is None and options is not None and options.reading:
@@ -101,6 +103,20 @@ def check_model(model: IRModel, options: Options | None = None, inputs: dict[str
     result.layers.sort(key=lambda r: (r.layer.line, r.layer.id))
     result.sort()
     return result
+
+
+def _features(model: IRModel, graph: Graph, options: Options | None, result: FileResult) -> None:
+    """What the model holds that some release's CPU plugin refuses (:mod:`.plugin`), for the compile-stage rules
+    (IR405-IR406 of the reference release; IR61x of the targets); a failure is an IR900 beside the findings."""
+    from . import failed
+    from .plugin import instances, plugin_findings
+
+    try:
+        result.features = instances(model, graph)
+        if graph.plugin:
+            result.findings += plugin_findings(result.features)
+    except Exception as e:
+        failed(result, options, e)
 
 
 def _take_reading(result: FileResult, graph: Graph, options: Options) -> None:

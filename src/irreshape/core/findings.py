@@ -13,8 +13,10 @@ SEVERITIES = (ERROR, WARNING, INFO)
 # the CPU plugin's rules; the input-shape scenarios of the configuration; the runtime targets (older releases)
 GRAPH, PROBES, PLUGIN, SCENARIOS, TARGETS = "graph", "probes", "plugin", "scenarios", "targets"
 # what a finding's ``extra`` may name beside its message, in the JSON finding and SARIF's properties: the
-# input-shape scenario it is found under, the runtime target (an older release) that refuses the file
-TAGS = ("scenario", "target")
+# input-shape scenario it is found under, the runtime target (an older release) that refuses the file, and the
+# stage that refuses it ("read": read_model; "compile": compile_model, a crash there included; "infer": the first
+# inference)
+TAGS = ("scenario", "target", "stage")
 
 
 class Rule(Frozen):

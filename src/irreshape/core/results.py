@@ -155,10 +155,12 @@ class FileResult(Record):
     ``model``: the model read (a frontend's), None once it crossed a process boundary; ``internal_error``:
     irreshape itself failed on this file (an IR900 finding), exit 2; ``usage_error``: the run asked for something
     this file cannot give (a scenario's input it lacks), exit 2; ``reading``: what ``irreshape diff`` compares
-    (``checks.reading.Reading``), where Options.reading asked for it and the file was read."""
+    (``checks.reading.Reading``), where Options.reading asked for it and the file was read; ``features``: what
+    the file holds that some release's CPU plugin refuses (``checks.plugin.Instance``), where the CPU plugin's
+    rules or a runtime target asked for them."""
 
     __slots__ = FIELDS = ("path", "layers", "flagged", "findings", "model", "internal_error", "usage_error",
-                          "reading")
+                          "reading", "features")
     path: str
     layers: list[LayerResult]
     flagged: list[LayerResult]
@@ -170,8 +172,10 @@ class FileResult(Record):
 
     def __init__(self, path: str, layers: Optional[list[LayerResult]] = None,
                  flagged: Optional[list[LayerResult]] = None, findings: Optional[list[Finding]] = None,
-                 model: Any = None, internal_error: bool = False, usage_error: str = "", reading: Any = None) -> None:
+                 model: Any = None, internal_error: bool = False, usage_error: str = "", reading: Any = None,
+                 features: Optional[list] = None) -> None:
         self.path, self.reading = path, reading
+        self.features = [] if features is None else features
         self.layers = [] if layers is None else layers
         self.flagged = [] if flagged is None else flagged
         self.findings = [] if findings is None else findings

@@ -178,6 +178,7 @@ def _lint_file(path: str, settings: Settings, reading: bool = False):
     if result.model is not None:  # freed now, by reference counting, but for the layers the result shows
         result.model.release(keep=[lr.layer for lr in (*result.layers, *result.flagged)])
     result.model = None  # results travel between processes; reporters need only the spans
+    result.features = []  # their layers: what the findings made of them is in the findings
     return result, result.internal_error, fixed
 
 

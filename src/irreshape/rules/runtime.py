@@ -1,5 +1,6 @@
-"""The Reshape family on OpenVINO's CPU plugin (IR4xx): models that `read_model` accepts and the CPU plugin of
-openvino 2026.4.1 fails to compile or to run, each measured by compiling and running generated models."""
+"""OpenVINO's CPU plugin (IR4xx): models that `read_model` accepts and the CPU plugin of openvino 2026.4.1 fails to
+compile or to run, each measured by compiling and running generated models: the Reshape family's own (IR401-IR404)
+and what the compile-stage table says of 2026.4.1 (IR405-IR407)."""
 
 from __future__ import annotations
 
@@ -54,4 +55,31 @@ VOLUME_MISMATCH = rule("IR404", "reshape-volume-mismatch-dynamic", WARNING, """
     is reported here, and IR503 says where a Parameter's dim is pinned that way.
     """, needs=(PLUGIN,))
 
-RULES = (DYNAMIC_RANK, AXIS_SKIP, DYNAMIC_AXIS, VOLUME_MISMATCH)
+COMPILE_REFUSED = rule("IR405", "plugin-compile-refused", WARNING, """
+    openvino 2026.4.1's CPU plugin refuses the model at `compile_model`, though `read_model` reads it.
+
+    What the plugin refuses is measured, never guessed: scripts/make_plugins.py compiles small models holding
+    each feature (an op version, a model input's element type, a tensor of dynamic rank, an attribute written
+    empty, weights of a packed type...) with each release's own wheel, and the compile-stage table
+    (`src/irreshape/shapes/plugins.py`) keeps what each release refuses, in its words. The finding is on the
+    layer that holds the feature and quotes the plugin; an If whose branches give different ranks, used
+    downstream, is one ("CPU plug-in doesn't support If operation with dynamic rank"). A Reshape, Squeeze or
+    Unsqueeze that makes a dynamic rank is IR401's. `--target R` tells the same of an older release R (IR611 to
+    IR615).
+    """, needs=(PLUGIN,))
+COMPILE_CRASH = rule("IR406", "plugin-compile-crash", WARNING, """
+    openvino 2026.4.1's CPU plugin kills the process in `compile_model` on the model, though `read_model` reads
+    it.
+
+    Measured as IR405 is: an AvgPool-16 whose `dilations` attribute is written empty (as openvino's own Python
+    builder writes it when no dilations are given) is read without a word and takes the process down when the
+    model is compiled for CPU (2025.4 and later). Nothing can catch it in the application: give the attribute
+    its values (`dilations="1,1"`).
+    """, needs=(PLUGIN,))
+INFER_FAILED = rule("IR407", "plugin-infer-failed", WARNING, """
+    openvino 2026.4.1's CPU plugin compiles the model and fails at its first inference.
+
+    Measured as IR405 is, by running each probe once on inputs of zeros.
+    """, needs=(PLUGIN,))
+
+RULES = (DYNAMIC_RANK, AXIS_SKIP, DYNAMIC_AXIS, VOLUME_MISMATCH, COMPILE_REFUSED, COMPILE_CRASH, INFER_FAILED)

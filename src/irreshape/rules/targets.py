@@ -1,4 +1,4 @@
-"""Runtime targets (IR6xx): will an older OpenVINO release read this IR?
+"""Runtime targets (IR6xx): will an older OpenVINO release read this IR, and will its CPU plugin compile it?
 
 ``irreshape check --target 2023.3`` (or ``target = ["2023.3"]`` in the configuration) asks, for each target
 release, every reason its ``read_model`` refuses the file. Each reason is one kind of refusal
@@ -73,7 +73,48 @@ OTHER = rule("IR609", "target-refused", ERROR, """
     The message quotes the release's own words and names the layer where the release does.
     """, needs=(TARGETS,))
 
-RULES = (OPSET, OP, ETYPE, PRECISION, VALUE, NAME, FILE, OTHER)
+COMPILE_OP = rule("IR611", "target-compile-unsupported-op", ERROR, """
+    The target release reads the file, and its CPU plugin has no implementation of one of its ops.
+
+    Measured with each release's wheel on small models of every op version (scripts/make_plugins.py): Identity-16
+    is read from 2025.0 and compiled for CPU only from 2025.4 ("Unsupported operation of type: Identity"), Col2Im-15
+    is read by 2024.2 and not compiled there, an LSTMCell with peepholes (7 inputs, as Model Optimizer wrote them
+    inside TensorIterators) is not compiled by 2023.0. The message quotes the release and names the layer.
+    """, needs=(TARGETS,))
+COMPILE_TYPE = rule("IR612", "target-compile-unsupported-type", ERROR, """
+    The target release reads the file, and its CPU plugin refuses an element type in it.
+
+    A model input of a packed type (`i4`, `u1`), weights of a packed type converted at run time (`u4`, `nf4`
+    weight compression: "cpu_convert can't convert from: u4 precision", 2023.3 to 2024.x), a boolean attention mask
+    of ScaledDotProductAttention on dynamic shapes (2023.3 converts it to u8 and refuses it: "The element type of
+    attention_mask must be either floating-point or boolean"), as each release's wheel says.
+    """, needs=(TARGETS,))
+COMPILE_RANK = rule("IR613", "target-compile-dynamic-rank", ERROR, """
+    The target release reads the file, and its CPU plugin refuses a tensor of dynamic rank.
+
+    The CPU plugin of every release compiles no node whose output rank is unknown: a Parameter declared without
+    dims, an If whose branches give different ranks, a Reshape whose pattern has an unknown length. The finding
+    is on the layer that makes the rank dynamic, in the release's words.
+    """, needs=(TARGETS,))
+COMPILE_CRASH = rule("IR614", "target-compile-crash", ERROR, """
+    The target release reads the file, and the process dies in `compile_model` on CPU.
+
+    Measured with the release's wheel, each compile in a process of its own: ScaledDotProductAttention with an
+    attention sink (gpt-oss) in a stateful model on 2023.3 to 2024.6; an AvgPool-16 whose `dilations` is written
+    empty on 2025.4 and later. The application cannot catch it.
+    """, needs=(TARGETS,))
+INFER_FAILED = rule("IR615", "target-infer-failed", ERROR, """
+    The target release reads and compiles the file, and its first inference on CPU fails.
+
+    Measured with the release's wheel by running the file once on inputs of zeros (static inputs only).
+    """, needs=(TARGETS,))
+COMPILE_OTHER = rule("IR619", "target-compile-refused", ERROR, """
+    The target release reads the file, and its CPU plugin refuses it at `compile_model` for a reason measured with
+    its wheel that none of IR611 to IR615 names. The message quotes the release's words.
+    """, needs=(TARGETS,))
+
+RULES = (OPSET, OP, ETYPE, PRECISION, VALUE, NAME, FILE, OTHER, COMPILE_OP, COMPILE_TYPE, COMPILE_RANK, COMPILE_CRASH,
+         INFER_FAILED, COMPILE_OTHER)
 # Refusal.kind -> the rule its findings are reported under (a kind not listed: OTHER)
 BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "precision": PRECISION, "value": VALUE,
                             "name": NAME, "file": FILE}
@@ -82,3 +123,18 @@ BY_KIND: dict[str, Rule] = {"opset": OPSET, "op": OP, "etype": ETYPE, "precision
 def for_kind(kind: str) -> Rule:
     """The rule a refusal of this kind is reported under."""
     return BY_KIND.get(kind, OTHER)
+
+
+# a compile-stage feature's kind (its key's first item) -> the rule it is reported under at compile_model
+BY_FEATURE: dict[str, Rule] = {"op": COMPILE_OP, "param": COMPILE_TYPE, "decompress": COMPILE_TYPE,
+                               "sdpa-mask": COMPILE_TYPE, "rank": COMPILE_RANK}
+
+
+def for_compile(key: tuple, stage: str) -> Rule:
+    """The rule a compile-stage refusal is reported under: a crash IR614, a first inference IR615, else by its
+    feature's kind."""
+    if stage == "crash":
+        return COMPILE_CRASH
+    if stage == "infer":
+        return INFER_FAILED
+    return BY_FEATURE.get(key[0], COMPILE_OTHER)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,7 +30,7 @@ from ovreleases import RELEASES, compile_all, words  # noqa: E402
 DATA = ROOT / "tests" / "data"
 WILD = ROOT.parent / "shared" / "wild-ir"
 LABELS = DATA / "targets" / "compiles.json"
-CACHE = Path("/work/scratch/compile-cache")
+CACHE = Path(os.environ.get("IRRESHAPE_COMPILE_CACHE", "/work/scratch/compile-cache"))  # by content, per release
 TIMEOUTS = {"read": 120, "compile": 300, "infer": 10}
 
 

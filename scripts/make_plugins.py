@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import pprint
 import re
 import sys
@@ -37,7 +38,7 @@ from ovreleases import RELEASES, compile_all, words  # noqa: E402
 
 OUT = ROOT / "src" / "irreshape" / "shapes" / "plugins.py"
 LABELS = ROOT / "tests" / "data" / "targets" / "plugins.json"
-CACHE = Path("/work/scratch/plugins-cache")
+CACHE = Path(os.environ.get("IRRESHAPE_PLUGINS_CACHE", "/work/scratch/plugins-cache"))  # by content, per release
 TIMEOUTS = {"read": 120, "compile": 300, "infer": 10}
 
 

@@ -200,32 +200,8 @@ def words(message: str | None) -> str | None:
 def read_all(release: str, paths: list[str], ops: bool = False) -> list[dict]:
     """For each path, the release's verdict: {"e": message or None, "ops": {friendly name: [type, opset]} where
     read and ``ops``}, or {"e": "crash"} where read_model took the process down."""
-    py = venv(release)
-    out: list[dict | None] = [None] * len(paths)
-    with tempfile.TemporaryDirectory() as d:
-        listing = Path(d) / "paths.json"
-        listing.write_text(json.dumps([str(p) for p in paths]))
-        runner = Path(d) / "runner.py"
-        runner.write_text(_RUNNER)
-        start = 0
-        while start < len(paths):
-            proc = subprocess.Popen([str(py), str(runner), str(listing), str(start), "ops" if ops else ""],
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-            started = start
-            assert proc.stdout is not None
-            for line in proc.stdout:
-                if line.startswith("S "):
-                    started = int(line[2:])
-                    continue
-                got = json.loads(line)
-                out[got.pop("i")] = got
-            proc.wait()
-            if out[started] is None:  # the process died on this file
-                out[started] = {"e": "crash"}
-            start = started + 1
-            while start < len(paths) and out[start] is not None:
-                start += 1
-    return out  # type: ignore[return-value]
+    got = _drive(venv(release), _RUNNER, paths, ["ops" if ops else ""], {})
+    return [{"e": "crash"} if g is None else g for g, _, _ in got]
 
 
 def compile_all(release: str, paths: list[str], infer: bool = True, timeout: "float | dict[str, float]" = 300.0,
@@ -250,31 +226,49 @@ def compile_all(release: str, paths: list[str], infer: bool = True, timeout: "fl
 
 def _compile_run(release: str, paths: list[str], infer: bool, limits: dict, precision: str, isa: str,
                  fork: bool) -> list[dict]:
+    env = {"PYTHONWARNINGS": "ignore", **({"ONEDNN_MAX_CPU_ISA": isa} if isa else {})}
+    argv = ["infer" if infer else "", precision, "fork" if fork else "", json.dumps(limits)]
+    out = []
+    for got, stage, died in _drive(venv(release), _COMPILER, paths, argv, limits, env, margin=30.0 if fork else 0.0):
+        if got is None:  # the process died (or hung) in this stage of this file
+            got = {"read": None, "compile": None, "infer": None}
+            got[stage] = died
+            for later in ("compile", "infer")[("read", "compile", "infer").index(stage):]:
+                if later != stage:
+                    got[later] = "skipped"
+        out.append(got)
+    return out
+
+
+def _drive(py: Path, source: str, paths: list[str], argv: list[str], limits: dict, env: dict | None = None,
+           margin: float = 0.0) -> list[tuple]:
+    """Run ``source`` (a runner: argv = [list of paths (json file), first index, *argv]; "S i [stage]" before each
+    stage of each file, then its verdict as a JSON line with "i") in the release's python over ``paths``,
+    restarted past a crash or a stage that outlasts ``limits`` (seconds by stage; none: no limit, ``margin`` added):
+    for each path (its verdict or None, the stage it was in, "crash" or "timeout")."""
     import selectors
     import time
 
-    py = venv(release)
     out: list[dict | None] = [None] * len(paths)
+    where: dict[int, tuple[str, str]] = {}
     with tempfile.TemporaryDirectory() as d:
         listing = Path(d) / "paths.json"
         listing.write_text(json.dumps([str(p) for p in paths]))
-        runner = Path(d) / "compiler.py"
-        runner.write_text(_COMPILER)
+        runner = Path(d) / "runner.py"
+        runner.write_text(source)
         start = 0
         while start < len(paths):
-            proc = subprocess.Popen([str(py), str(runner), str(listing), str(start), "infer" if infer else "",
-                                     precision, "fork" if fork else "", json.dumps(limits)],
-                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                                    env={**os.environ, "PYTHONWARNINGS": "ignore",
-                                         **({"ONEDNN_MAX_CPU_ISA": isa} if isa else {})})
+            proc = subprocess.Popen([str(py), str(runner), str(listing), str(start), *argv], stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, text=True, env={**os.environ, **(env or {})})
             assert proc.stdout is not None
             started, stage, died = start, "read", "crash"
             sel = selectors.DefaultSelector()
             sel.register(proc.stdout, selectors.EVENT_READ)
             since = time.monotonic()
             while True:
-                limit = limits.get(stage, 300.0) + (30.0 if fork else 0.0)
-                if not sel.select(timeout=max(0.0, limit - (time.monotonic() - since))):
+                limit = limits.get(stage) if limits else None
+                wait = None if limit is None else max(0.0, limit + margin - (time.monotonic() - since))
+                if not sel.select(timeout=wait):
                     proc.kill()
                     died = "timeout"
                     break
@@ -282,24 +276,20 @@ def _compile_run(release: str, paths: list[str], infer: bool, limits: dict, prec
                 if not line:
                     break
                 if line.startswith("S "):
-                    _, k, stage = line.split()
-                    started, since = int(k), time.monotonic()
+                    parts = line.split()
+                    started, stage, since = int(parts[1]), parts[2] if len(parts) > 2 else "read", time.monotonic()
                     continue
                 got = json.loads(line)
                 out[got.pop("i")] = got
             proc.wait()
             sel.close()
-            if out[started] is None:  # the process died (or hung) in this stage of this file
-                got = {"read": None, "compile": None, "infer": None}
-                got[stage] = died
-                for later in ("compile", "infer")[("read", "compile", "infer").index(stage):]:
-                    if later != stage:
-                        got[later] = "skipped"
-                out[started] = got
+            if out[started] is None:
+                where[started] = (stage, died)
             start = started + 1
             while start < len(paths) and out[start] is not None:
                 start += 1
-    return out  # type: ignore[return-value]
+    return [(g, *where.get(k, ("read", "crash"))) for k, g in enumerate(out)]
+
 
 
 def digest(path: Path) -> str:

@@ -23,7 +23,6 @@ releases.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import re
@@ -43,7 +42,7 @@ from irreshape.frontends.openvino import parse  # noqa: E402
 from irreshape.shapes import targets  # noqa: E402
 from irreshape.shapes.opsets import OPSETS  # noqa: E402
 from irreshape.shapes.releases import DYNAMIC_INPUT_SINCE, OP_SINCE, OPSET_SINCE, VALUE_SINCE  # noqa: E402
-from ovreleases import RELEASES, read_all, words  # noqa: E402
+from ovreleases import RELEASES, digest, read_all, words  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 GENERATED = DATA / "targets" / "generated"
@@ -64,16 +63,6 @@ def _same_words(ours: str, theirs: str) -> bool:
     the node before it (a validation's words)."""
     ours, theirs = _nopath(ours), _nopath(theirs)
     return ours == theirs or ("\n" in theirs and theirs.endswith("\n" + ours))
-
-
-def _digest(f: Path) -> str:
-    """The file's identity for the cache: its XML's and .bin's contents."""
-    h = hashlib.sha1(f.read_bytes())
-    b = f.with_suffix(".bin")
-    if b.exists():
-        st = b.stat()
-        h.update(b.read_bytes() if st.st_size < 1 << 20 else f"{st.st_size}:{st.st_mtime_ns}".encode())
-    return h.hexdigest()
 
 
 def fixtures() -> list[Path]:
@@ -236,7 +225,7 @@ def judge(files: list[Path], releases: list[str], verbose: bool) -> dict:
     files = [f for f in files if f in models]
     verdicts: dict[str, list[dict]] = {}
     cache = json.loads(CACHE.read_text()) if CACHE.exists() else {}
-    digests = [_digest(f) for f in files]
+    digests = [digest(f) for f in files]
 
     def one(r: str) -> None:
         have = cache.setdefault(r, {})

@@ -557,11 +557,35 @@ def back_edge_cases() -> Iterator[Case]:
                        *_save(ov.Model([o.result(node.get_iter_value(res.output(0), -1))], [x], "m")))
 
 
+def quantized_cases() -> Iterator[Case]:
+    """A Concat (of two or three inputs, quantized or not, on axis 0, 1 or 2, a static or dynamic batch) into a
+    FakeQuantize whose one user is a Convert to each integer type a TFLite int8 model ends with, and to f16."""
+    import openvino as ov
+    from openvino import opset1 as o
+
+    def fq(x, rank=4):
+        c = lambda v: o.constant(np.full([1] * rank, v, np.float32))  # noqa: E731
+        return o.fake_quantize(x, c(-1.0), c(1.0), c(-1.0), c(1.0), 256)
+
+    forms = {
+        "plain": (lambda x: o.concat([x, o.relu(x)], 1), [1, 3, 8, 8], 4),
+        "quantized": (lambda x: o.concat([fq(x), fq(o.relu(x))], 1), [1, 3, 8, 8], 4),
+        "three": (lambda x: o.concat([x, o.relu(x), o.abs(x)], 2), [1, 3, 8, 8], 4),
+        "axis0": (lambda x: o.concat([x, o.relu(x)], 0), [2, 6], 2),
+        "dynamic": (lambda x: o.concat([x, o.relu(x)], 1), [-1, 3, 8, 8], 4),
+    }
+    for to in ("i8", "u8", "i32", "f16"):
+        for name, (concat, shape, rank) in forms.items():
+            x = o.parameter(shape, ov.Type.f32, name="x")
+            y = o.convert(fq(concat(x), rank), to)
+            yield Case(_slug("quant", name, to), ("concat-fq-convert", to), *_save(ov.Model([o.result(y)], [x], "m")))
+
+
 def cases() -> list[Case]:
     """Every case, in a stable order."""
     out: list[Case] = []
     for family in (op_cases(), param_cases(), rank_cases(), attr_cases(), sdpa_cases(), decompress_cases(),
-                   rnn_cases(), check_cases(), if_cases(), back_edge_cases()):
+                   rnn_cases(), check_cases(), if_cases(), back_edge_cases(), quantized_cases()):
         out.extend(family)
     seen: set[str] = set()
     for c in out:

@@ -161,7 +161,8 @@ _WEIGHTED = {  # an RNN op version -> the indices of its W, R and B inputs
     ("RNNSequence", 5): (3, 4, 5),
 }
 _CHECKS = frozenset({"IsFinite", "IsInf", "IsNaN"})
-_RECURRENT_AND_CONTROL = frozenset({op for op, _ in _WEIGHTED} | _CHECKS | {"If", "Loop", "TensorIterator"})
+_RECURRENT_AND_CONTROL = frozenset({op for op, _ in _WEIGHTED} | _CHECKS | {"If", "Loop", "TensorIterator",
+                                                                              "FakeQuantize"})
 _FUSES = frozenset({"LogicalNot", "LogicalAnd", "LogicalOr", "LogicalXor"})  # a boolean eltwise a check may fuse into
 _COMPARISONS = frozenset({"Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual"})
 _PASSING = {"LogicalNot": None, "LogicalAnd": None, "LogicalOr": None, "LogicalXor": None, "ReduceLogicalAnd": 1,
@@ -189,6 +190,8 @@ def _recurrent_and_control(layer: "Layer", graph: "Graph", op: str, v: int) -> I
         yield from _check_outputs(layer, graph, op)
     elif op == "If":
         yield from _if_rank(layer, graph)
+    elif op == "FakeQuantize":
+        yield from _concat_quantized_out(layer, graph)
     else:
         yield from _back_edges(layer, graph, op)
         if op == "TensorIterator":
@@ -308,6 +311,21 @@ def _check_outputs(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance
         if user.kind != "result":
             yield Instance(user, ("bool-in", _op_of(user)),
                            f"{_op_of(user)} '{user.name}' on the boolean output of an IsFinite, IsInf or IsNaN")
+
+
+def _concat_quantized_out(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """A FakeQuantize on a Concat whose one user is a Convert (to the destination type in the key), as TFLite's
+    int8 models end: the process dies in 2023.0's and 2023.1's compile_model where the type is i8, u8 or i32."""
+    src = layer.inputs[0].source if layer.inputs else None
+    if src is None or src.layer is None or _op_of(src.layer) != "Concat" or not layer.outputs:
+        return
+    users = graph.model.consumers(layer.id, layer.outputs[0].id)
+    if len(users) != 1 or _op_of(users[0][0]) != "Convert":
+        return
+    to = (users[0][0].data.get("destination_type") or "").strip().lower()
+    if to:
+        yield Instance(layer, ("concat-fq-convert", to),
+                       f"FakeQuantize '{layer.name}' of a Concat converted to {to}")
 
 
 def _if_rank(layer: "Layer", graph: "Graph") -> Iterator[Instance]:

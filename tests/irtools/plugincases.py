@@ -293,7 +293,8 @@ def _rnn(op: str, v: int, x, h, c, weights: str = "const"):
 def _rnn_model(op: str, v: int, where: str, weights: str = "const", outs: str = "both"):
     """A model of the op: in the main graph ("main"), or a cell in the body of a TensorIterator ("ti", the sequence
     sliced on axis 1, as the Model Optimizer writes it) or of a Loop ("loop"), its state carried by back edges, the
-    last state and the outputs concatenated its outputs (``outs``: "both", "last" or "seq")."""
+    last state and the outputs concatenated its outputs (``outs``: "both", "last" or "seq" alone, "last-of-both" or
+    "seq-of-both": both made, one used)."""
     import openvino as ov
     from openvino import opset1, opset5
 
@@ -326,8 +327,9 @@ def _rnn_model(op: str, v: int, where: str, weights: str = "const", outs: str = 
     loop.set_merged_input(bh, opset1.constant(zeros).output(0), rh.output(0))
     if lstm:
         loop.set_merged_input(bc, opset1.constant(zeros).output(0), rc.output(0))
-    last, seq = loop.get_iter_value(rh.output(0), -1), loop.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1)
-    kept = {"both": [last, seq], "last": [last], "seq": [seq]}[outs]
+    last = [loop.get_iter_value(rh.output(0), -1)] if outs != "seq" else []
+    seq = [loop.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1)] if outs != "last" else []
+    kept = {"both": last + seq, "last": last, "seq": seq, "last-of-both": last, "seq-of-both": seq}[outs]
     return ov.Model([opset1.result(t) for t in kept], [X], "m")
 
 
@@ -354,10 +356,11 @@ def rnn_cases() -> Iterator[Case]:
             yield Case(_slug("rnn", op, v, "param", name), ("rnn-weights", op, v),
                        *_save(_rnn_model(op, v, "main", name)))
         if (op, v) in (("LSTMCell", 4), ("GRUCell", 3), ("RNNCell", 0)):  # the TensorIterator a plugin makes a sequence
-            for outs, weights in (("both", "const"), ("both", "f16"), ("last", "const"), ("seq", "const"),
-                                  ("seq", "f16")):
-                yield Case(_slug("rnn", op, v, "ti", outs, weights),
-                           ("ti-cell", op, v, "outputs" if outs == "both" else "output"),
+            for outs, weights, key in (("both", "const", "concat+last"), ("both", "f16", "concat+last"),
+                                       ("last", "const", "last"), ("seq", "const", "concat"), ("seq", "f16", "concat"),
+                                       ("last-of-both", "const", "concat-unused+last"),
+                                       ("seq-of-both", "const", "concat+last-unused")):
+                yield Case(_slug("rnn", op, v, "ti", outs, weights), ("ti-cell", op, v, key),
                            *_save(_rnn_model(op, v, "ti", weights, outs)))
 
 
@@ -553,7 +556,8 @@ def back_edge_cases() -> Iterator[Case]:
             node.set_merged_input(bv, o.constant(np.zeros(init, np.float32)).output(0), res.output(0))
             op = "TensorIterator" if form == "ti" else "Loop"
             # a TensorIterator's body keeps its Parameters' first shapes: its value there is static
-            yield Case(_slug("backedge", form, how), ("back-edge", op, "static-change" if form == "ti" else how),
+            kind = how if form != "ti" else "rank-change" if how == "dynamic-rank" else "static-change"
+            yield Case(_slug("backedge", form, how), ("back-edge", op, kind),
                        *_save(ov.Model([o.result(node.get_iter_value(res.output(0), -1))], [x], "m")))
 
 

@@ -21,7 +21,18 @@ Features (each measured on small models that hold it and on real files; see scri
 * ``("sdpa-sink", "stateful" | "stateless")``: ScaledDotProductAttention with the attention-sink input (6 inputs),
   in a model with variables (ReadValue) or without;
 * ``("decompress", etype)``: a Const of that element type converted (Convert) to a floating-point type, as weight
-  compression writes it.
+  compression writes it;
+* ``("rnn-weights", type, version)``: an RNN cell or sequence whose W, R or B input is no constant;
+* ``("bool-out", type)``: IsFinite, IsInf or IsNaN whose boolean output no Result takes (but a lone logical op);
+  ``("bool-in", type)``: a layer of that type on such an output that a Result takes too;
+* ``("if-rank", "runtime" | "same-value" | "unknown"[, type])``: an If making tensors of dynamic rank, by the kind
+  of its condition (a value compared with itself is folded from 2026.0; the op type the dynamic rank then reaches
+  where 2026.0 refuses it);
+* ``("back-edge", type, "static-change" | "rank-change" | "dynamic-rank" | "growing")``: a Loop's or
+  TensorIterator's back edge that changes its value's shape (static inputs: where the first inference is measured);
+* ``("ti-cell", type, version, outputs)``: a TensorIterator over one RNN cell, as a CPU plugin turns into a
+  sequence, by its outputs ("concat+last", "last", "concat-unused+last"...; static inputs);
+* ``("concat-fq-convert", etype)``: a Concat's FakeQuantize whose one user is a Convert to that type.
 """
 
 from __future__ import annotations
@@ -206,8 +217,9 @@ def _ti_cell(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """A TensorIterator of the main graph of a model whose inputs are all static, its body one LSTMCell-4,
     GRUCell-3 or RNNCell-0 on constant weights between a Squeeze (Reshape) of the sliced input and an Unsqueeze
     (Reshape) of its output: the form a CPU plugin turns into a sequence op. 2023.0 to 2023.2 compile it and their
-    first inference fails: "Dims and format are inconsistent" where more than one of its outputs is used, else
-    "Cannot find blob with name" (the key tells the two)."""
+    first inference fails, but for some sets of outputs ("Dims and format are inconsistent", "Cannot find blob with
+    name"): the key holds the TensorIterator's outputs, each "last" (an iteration's value) or "concat" (the values
+    concatenated), "-unused" where nothing takes it."""
     if graph.nested or not _static_inputs(graph) or len(layer.bodies) != 1:
         return
     inner = [la for la in layer.bodies[0].model.layers.values()
@@ -220,8 +232,12 @@ def _ti_cell(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     if any(i < len(cell.inputs) and (cell.inputs[i].source is None or cell.inputs[i].source.layer is None
                                      or not _constant(cell.inputs[i].source.layer)) for i in _WEIGHTED[(op, v)]):
         return
-    used = sum(1 for p in layer.outputs if _used(graph, layer, p))
-    yield Instance(layer, ("ti-cell", op, v, "outputs" if used > 1 else "output"),
+    outs = []
+    for pm in layer.bodies[0].outputs:
+        port = next((q for q in layer.outputs if q.id == pm.attrs.get("external_port_id")), None)
+        if port is not None:
+            outs.append(("concat" if "axis" in pm.attrs else "last") + ("" if _used(graph, layer, port) else "-unused"))
+    yield Instance(layer, ("ti-cell", op, v, "+".join(sorted(outs))),
                    f"TensorIterator '{layer.name}' over {op}-{v} '{cell.name}'")
 
 
@@ -242,9 +258,10 @@ def _static_inputs(graph: "Graph") -> bool:
 def _back_edges(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
     """A Loop or TensorIterator of the main graph of a model whose inputs are all static, one of whose back edges
     carries a value of another shape than its initial (static) one: "static-change" where the body's value is
-    static (a TensorFlow TensorArray: a buffer [T,1,1] broadcast to [T,B,H]; 2023.0 and 2023.1 compile it and their
-    first inference fails: "object is not initialized"), "dynamic-rank" where it has a dynamic rank, "growing"
-    where its dims are dynamic (a buffer concatenated to). Only where OpenVINO's inference runs: static inputs."""
+    static, of the same rank (a TensorFlow TensorArray: a buffer [T,1,1] broadcast to [T,B,H]; the first inference
+    fails: "object is not initialized", a Loop's on 2023.0 and 2023.1, a TensorIterator's on every release),
+    "rank-change" where it is static of another rank, "dynamic-rank" where it has a dynamic rank, "growing" where
+    its dims are dynamic (a buffer concatenated to). Only where OpenVINO's inference runs: static inputs."""
     from .bodies import readings
 
     if graph.nested or not _static_inputs(graph):
@@ -264,8 +281,10 @@ def _back_edges(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
                 continue
             if after is None or not param.outputs or inner.shape(param.outputs[0]) is None:
                 how, said = "dynamic-rank", "makes its rank dynamic"
+            elif _static(after) and len(after) != len(before):
+                how, said = "rank-change", "gives it another rank than its initial one"
             elif _static(after):
-                how, said = "static-change", f"gives it another static shape than its initial one"
+                how, said = "static-change", "gives it another static shape than its initial one"
             else:
                 how, said = "growing", "gives it a shape that changes each iteration"
             yield Instance(layer, ("back-edge", op, how), f"{op} '{layer.name}' whose back edge into '{param.name}' {said}")

@@ -15,7 +15,6 @@ plus any ``--extra DIR`` (judged, not labelled: a corpus outside the repository)
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -25,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from ovreleases import RELEASES, compile_all, words  # noqa: E402
+from ovreleases import RELEASES, compile_cached, words  # noqa: E402
 
 DATA = ROOT / "tests" / "data"
 WILD = ROOT.parent / "shared" / "wild-ir"
@@ -53,27 +52,9 @@ def files(extra: list[str]) -> list[tuple[str, Path]]:
     return out
 
 
-def digest(path: Path) -> str:
-    h = hashlib.sha1(path.read_bytes())
-    b = path.with_suffix(".bin")
-    if b.exists():
-        st = b.stat()
-        h.update(b.read_bytes() if st.st_size < 1 << 22 else f"{st.st_size}:{st.st_mtime_ns}".encode())
-    return h.hexdigest()
-
-
 def measure(release: str, paths: list[Path]) -> list[dict]:
-    CACHE.mkdir(parents=True, exist_ok=True)
-    f = CACHE / f"{release}.json"
-    cache = json.loads(f.read_text()) if f.exists() else {}
-    keys = [digest(p) for p in paths]
-    todo = [(p, k) for p, k in zip(paths, keys) if k not in cache]
-    if todo:
-        got = compile_all(release, [str(p) for p, _ in todo], timeout=TIMEOUTS)
-        for (_, k), v in zip(todo, got):
-            cache[k] = v
-        f.write_text(json.dumps(cache))
-    return [cache[k] for k in keys]
+    """Each file's verdict on ``release``, from the cache where the file's content was judged before."""
+    return compile_cached(release, paths, CACHE, TIMEOUTS)
 
 
 def main(argv: list[str]) -> int:

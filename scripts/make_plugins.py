@@ -22,7 +22,6 @@ when missing).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import pprint
@@ -34,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from ovreleases import RELEASES, compile_all, words  # noqa: E402
+from ovreleases import RELEASES, compile_cached, words  # noqa: E402
 
 OUT = ROOT / "src" / "irreshape" / "shapes" / "plugins.py"
 LABELS = ROOT / "tests" / "data" / "targets" / "plugins.json"
@@ -44,33 +43,29 @@ TIMEOUTS = {"read": 120, "compile": 300, "infer": 10}
 
 def features(path: str) -> tuple[dict[tuple, str], set[str]]:
     """irreshape's features of a file ({key: the name of the first layer holding it}) and its layers' names."""
-    from irreshape.checks.openvino import check_path
-    from irreshape.core.findings import GRAPH, PLUGIN
-    from irreshape.core.results import Options
+    from irreshape.checks.plugin import every_feature
+    from irreshape.frontends.openvino import parse
 
-    res = check_path(path, Options(analyses=frozenset({GRAPH, PLUGIN})))
+    model = parse(path)
     found: dict[tuple, str] = {}
-    names: set[str] = set()
-    if res is not None:
-        for inst in res.features:
-            found.setdefault(inst.key, inst.name)
-        model = res.model
-        if model is not None:
-            names = {la.name for la in model.layers.values()}
+    for inst in every_feature(model):
+        found.setdefault(inst.key, inst.name)
+    names = {la.name for la in model.layers.values()}
     return found, names
 
 
-def outcome(verdict: dict) -> tuple[str | None, str | None]:
+def outcome(verdict: dict, infer: bool = True) -> tuple[str | None, str | None]:
     """(stage, message) of one release's verdict on a file: ("read", ...) where it does not read it, (None, None)
-    where it reads, compiles and runs it."""
+    where it reads, compiles and runs it (``infer`` false: where it compiles it, whatever its first inference on
+    zeros does). A crash in compile_model is the stage "crash"; one in the first inference is "infer"."""
     if verdict["read"] is not None:
         return "read", verdict["read"]
     c = verdict["compile"]
     if c is not None:
         return ("crash", None) if c == "crash" else ("timeout", None) if c == "timeout" else ("compile", c)
     i = verdict["infer"]
-    if i not in (None, "skipped"):
-        return ("crash", None) if i == "crash" else ("timeout", None) if i == "timeout" else ("infer", i)
+    if infer and i not in (None, "skipped"):
+        return ("timeout", None) if i == "timeout" else ("infer", "the process dies" if i == "crash" else i)
     return None, None
 
 
@@ -82,8 +77,8 @@ def template(message: str | None, name: str, names: set[str]) -> str:
     others = sorted((n for n in names if n != name and len(n) > 2), key=len, reverse=True)
     kept = []
     for line in (words(message) or "").splitlines():
-        if line.startswith("While validating node") or line.strip() in ("Details:",):
-            continue
+        if line.startswith("While validating node") or line.strip() in ("Details:",) or ") -> (" in line:
+            continue  # the node's description: the probe's names and shapes
         if any(re.search(rf"(?<![\w.]){re.escape(n)}(?![\w.])", line) for n in others):
             continue
         line = line.replace("{", "{{").replace("}", "}}")
@@ -92,25 +87,9 @@ def template(message: str | None, name: str, names: set[str]) -> str:
     return "\n".join(kept).strip()
 
 
-def digest(path: Path) -> str:
-    h = hashlib.sha1(path.read_bytes())
-    h.update(path.with_suffix(".bin").read_bytes())
-    return h.hexdigest()
-
-
 def measure(release: str, paths: list[Path]) -> list[dict]:
     """Each file's verdict on ``release``, from the cache where the file's content was judged before."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    f = CACHE / f"{release}.json"
-    cache = json.loads(f.read_text()) if f.exists() else {}
-    keys = [digest(p) for p in paths]
-    todo = [(p, k) for p, k in zip(paths, keys) if k not in cache]
-    if todo:
-        got = compile_all(release, [str(p) for p, _ in todo], timeout=TIMEOUTS)
-        for (_, k), v in zip(todo, got):
-            cache[k] = v
-        f.write_text(json.dumps(cache))
-    return [cache[k] for k in keys]
+    return compile_cached(release, paths, CACHE, TIMEOUTS)
 
 
 def runs(values: list) -> tuple:
@@ -128,6 +107,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--work", default="/tmp/irreshape-plugins")
     ap.add_argument("-k", default="", help="only the cases whose name holds this")
     ap.add_argument("--no-write", action="store_true")
+    ap.add_argument("--real", action="append", default=[],
+                    help="a folder of real IR besides tests/data and ../shared/wild-ir whose verdicts can contradict a "
+                         "claim (see contradicted)")
     args = ap.parse_args(argv)
     releases = args.releases.split(",")
     from irtools.plugincases import cases
@@ -146,51 +128,173 @@ def main(argv: list[str]) -> int:
         if c.key not in found:
             print(f"  dropped {c.name}: irreshape does not find {c.key} in it ({sorted(found)[:6]})")
             continue
-        probes.append((c, path, found[c.key], names))
+        probes.append((c, path, found[c.key], names, set(found)))
     verdicts: dict[str, list[dict]] = {}
     for release in releases:
         t = time.time()
-        verdicts[release] = measure(release, [p for _, p, _, _ in probes])
+        verdicts[release] = measure(release, [p for _, p, _, _, _ in probes])
         print(f"{release}: {len(probes)} probes in {time.time() - t:.0f} s", flush=True)
 
-    by_key: dict[tuple, list[int]] = {}
-    for k, (c, _, _, _) in enumerate(probes):
-        by_key.setdefault(c.key, []).append(k)
-    table: dict[tuple, tuple] = {}
-    mixed = []
-    for key, members in sorted(by_key.items(), key=lambda kv: repr(kv[0])):
-        per_release = []
-        for release in releases:
-            got = [(outcome(verdicts[release][k]), k) for k in members]
-            read = [(o, k) for o, k in got if o[0] != "read"]
-            if not read or all(o[0] is None for o, _ in read):
-                per_release.append((None, None))
-                continue
-            failing = [(o, k) for o, k in read if o[0] is not None]
-            stages = {o[0] for o, _ in failing}
-            if len(failing) != len(read) or len(stages) != 1 or "timeout" in stages:
-                mixed.append((key, release, [(probes[k][0].name, o[0]) for o, k in got]))
-                per_release.append((None, None))
-                continue
-            (stage, message), k = failing[0]
-            _, _, name, names = probes[k]
-            per_release.append((stage, template(message, name, names)))
-        if any(s is not None for s, _ in per_release):
-            index = [RELEASES.index(r) for r in releases]
-            full = [(None, None)] * len(RELEASES)
-            for i, v in zip(index, per_release):
-                full[i] = v
-            table[key] = tuple((i, s, w) for i, (s, w) in runs(full))
+    members: dict[tuple, list[str]] = {}
+    for c, _, _, _, _ in probes:
+        members.setdefault(c.key, []).append(c.name)
+    real = RealIR(args.real)
+    table, _ = reduce(probes, verdicts, releases, {}, {})
+    contradicted(table, releases, real)
+    # a probe's failure that another of its features explains (a model input of a type the release refuses, the
+    # op of an attribute's probe failing as the op's own probe does) says nothing of its own feature
+    unclaimed: dict[tuple, str] = {}  # (probe name, release) -> why the table claims nothing of its failure there
+    table, mixed = reduce(probes, verdicts, releases, table, unclaimed)
     for key, release, got in mixed:
         print(f"  mixed: {key} on {release}: {got}")
+        why = "the probes disagree" if any(o is None for _, o in got) else \
+            "the probes fail for their inputs' values, not for the feature"
+        unclaimed.update({(name, release): why for name, _ in got})
+    for key, release, name in contradicted(table, releases, real):
+        print(f"  contradicted: {key} on {release}: the release reads and compiles {name}, which holds it")
+        unclaimed.update({(n, release): f"real IR holding it runs there ({name})" for n in members[key]})
 
     if args.no_write or args.k:
         for key, value in table.items():
             print(key, value)
     else:
         write_table(table, len(probes))
-        write_labels(probes, verdicts, releases)
+        write_labels(probes, verdicts, releases, unclaimed)
     return 0
+
+
+class RealIR:
+    """Real IR (tests/data, ../shared/wild-ir and ``extra`` folders: scripts/label_compiles.py's files) and the
+    features irreshape finds in each, read once."""
+
+    def __init__(self, extra: list[str]) -> None:
+        from label_compiles import files
+
+        self.files = [(label, path) for label, path in files(extra)]
+        self.keys: list[set] = []
+        for _, path in self.files:
+            try:
+                self.keys.append(set(features(str(path))[0]))
+            except Exception:  # noqa: BLE001  a file irreshape cannot read: it says nothing here
+                self.keys.append(set())
+
+
+def contradicted(table: dict, releases: list[str], real: RealIR) -> list[tuple]:
+    """Claims real IR disproves, taken out of ``table``: a release said to refuse a feature that reads and compiles
+    (and runs, where it ran it) a real file holding it (verdicts from scripts/label_compiles.py's cache). A probe is
+    a small model: where a real one holding the same feature passes, the probe failed for something of its own; so
+    did its siblings' probes failing there in the same words (the same kind of feature)."""
+    from label_compiles import measure as measure_real
+
+    table_before = dict(table)
+    holding: dict[tuple, list[int]] = {}
+    for k, keys in enumerate(real.keys):
+        for key in keys:
+            if key in table:
+                holding.setdefault(key, []).append(k)
+    real = real.files  # type: ignore[assignment]
+    out = []
+    for release in releases:
+        i = RELEASES.index(release)
+        wanted = [k for key, ks in holding.items() for k in ks
+                  if next((s for first, s, _ in reversed(table[key]) if first <= i), None)]
+        if not wanted:
+            continue
+        said = dict(zip(sorted(set(wanted)), measure_real(release, [real[k][1] for k in sorted(set(wanted))])))
+        for key, ks in holding.items():
+            runs = list(table[key])
+            stage = next((s for first, s, _ in reversed(runs) if first <= i), None)
+            passed = [real[k][0] for k in ks if k in said and outcome(said[k])[0] is None]
+            if stage and passed:
+                out.append((key, release, passed[0]))
+                full = [next(((s, w) for first, s, w in reversed(runs) if first <= j), (None, None))
+                        for j in range(len(RELEASES))]
+                full[i] = (None, None)
+                table[key] = tuple((j, s, w) for j, (s, w) in runs_of(full))
+    # a failure real files contradict for one feature is the probes' own for its siblings too: the same kind of
+    # feature, refused by the same release in the same words
+    wrong = {(key[0], release, _words_at(table_before[key], RELEASES.index(release))) for key, release, _ in out}
+    for key, runs in list(table.items()):
+        full = [next(((s, w) for first, s, w in reversed(runs) if first <= j), (None, None)) for j in range(len(RELEASES))]
+        hit = [j for j, (s, w) in enumerate(full) if s and (key[0], RELEASES[j], w) in wrong]
+        for j in hit:
+            out.append((key, RELEASES[j], "(as its siblings)"))
+            full[j] = (None, None)
+        if hit:
+            table[key] = tuple((j, s, w) for j, (s, w) in runs_of(full))
+    for key in [k for k, v in table.items() if all(s is None for _, s, _ in v)]:
+        del table[key]
+    return out
+
+
+def _words_at(runs: tuple, i: int) -> str | None:
+    return next((w for first, s, w in reversed(runs) if first <= i), None)
+
+
+def runs_of(values: list) -> list:
+    return [(i, v) for i, v in runs(values)]
+
+
+_UNIMPLEMENTED = re.compile(r"Unsupported operation of type|not implemented for op|Cannot fallback on ngraph reference")
+
+
+def reduce(probes: list, verdicts: dict, releases: list[str], explained: dict,
+           unclaimed: dict) -> tuple[dict, list]:
+    """The table from the probes' verdicts: per feature and release, refused where every probe of the feature
+    that the release reads fails one way (stage and words of the first), taken where every one passes, else mixed
+    (no claim). ``explained``: a table whose refusals explain a probe's failure by another of its features (the
+    probe then left out on that release, and said so in ``unclaimed``)."""
+    names = {c.name: k for k, (c, _, _, _, _) in enumerate(probes)}
+    by_key: dict[tuple, list[int]] = {}
+    for k, (c, _, _, _, _) in enumerate(probes):
+        by_key.setdefault(c.key, []).append(k)
+
+    def stage(k: int, release: str) -> tuple:
+        return outcome(verdicts[release][k], probes[k][0].infer)
+
+    def explains(k: int, release: str, got: str) -> bool:
+        c, _, _, _, keys = probes[k]
+        if c.base and c.base in names and stage(names[c.base], release)[0] == got:
+            unclaimed[(c.name, release)] = f"{c.base}, the op's own probe, fails there too"
+            return True
+        i = RELEASES.index(release)
+        for other in keys - {c.key}:
+            runs = explained.get(other)
+            if runs and next((s for first, s, _ in reversed(runs) if first <= i), None) == got:
+                unclaimed.pop((c.name, release), None)  # irreshape reports it, for that other feature
+                return True
+        return False
+
+    table: dict[tuple, tuple] = {}
+    mixed = []
+    for key, members in sorted(by_key.items(), key=lambda kv: repr(kv[0])):
+        per_release = []
+        for release in releases:
+            got = [(stage(k, release), k) for k in members]
+            read = [(o, k) for o, k in got if o[0] != "read" and not (o[0] and explains(k, release, o[0]))]
+            if not read or all(o[0] is None for o, _ in read):
+                per_release.append((None, None))
+                continue
+            failing = [(o, k) for o, k in read if o[0] is not None]
+            stages = {o[0] for o, _ in failing}
+            # an op version's own probes say only whether the plugin implements it: another failure of theirs
+            # comes of their inputs' values (a probe's, not the op's), and is claimed for no file
+            unimplemented = key[0] != "op" or all(o[0] == "compile" and _UNIMPLEMENTED.search(o[1] or "")
+                                                  for o, _ in failing)
+            if len(failing) != len(read) or len(stages) != 1 or "timeout" in stages or not unimplemented:
+                mixed.append((key, release, [(probes[k][0].name, o[0]) for o, k in got]))
+                per_release.append((None, None))
+                continue
+            (s, message), k = failing[0]
+            _, _, name, layer_names, _ = probes[k]
+            per_release.append((s, "" if s == "crash" else template(message, name, layer_names)))
+        if any(s is not None for s, _ in per_release):
+            index = [RELEASES.index(r) for r in releases]
+            full = [(None, None)] * len(RELEASES)
+            for i, v in zip(index, per_release):
+                full[i] = v
+            table[key] = tuple((i, s, w) for i, (s, w) in runs(full))
+    return table, mixed
 
 
 def write_table(table: dict, n: int) -> None:
@@ -210,14 +314,19 @@ REFUSED = '''
     print(f"wrote {OUT.relative_to(ROOT)}: {len(table)} features")
 
 
-def write_labels(probes: list, verdicts: dict, releases: list[str]) -> None:
-    cases = {}
-    for k, (c, _, _, _) in enumerate(probes):
-        stages = [outcome(verdicts[r][k])[0] if r in verdicts else None for r in RELEASES]
+def write_labels(probes: list, verdicts: dict, releases: list[str], unclaimed: dict) -> None:
+    """Each probe's stage per release, and where the table claims nothing of its feature, why (a failure there
+    irreshape does not report)."""
+    cases, left = {}, {}
+    for k, (c, _, _, _, _) in enumerate(probes):
+        stages = [outcome(verdicts[r][k], c.infer)[0] if r in verdicts else None for r in RELEASES]
         cases[c.name] = [[i, s] for i, s in runs(stages)]
-    LABELS.write_text(json.dumps({"releases": list(RELEASES), "cases": cases}, indent=0, sort_keys=True) + "\n")
+        why = {r: unclaimed[(c.name, r)] for r in releases if (c.name, r) in unclaimed}
+        if why:
+            left[c.name] = why
+    LABELS.write_text(json.dumps({"releases": list(RELEASES), "cases": cases, "unclaimed": left}, indent=0,
+                                 sort_keys=True) + "\n")
     print(f"wrote {LABELS.relative_to(ROOT)}: {len(cases)} probes")
-
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -112,6 +112,9 @@ def _inference_against_openvino(path: Path) -> tuple[int, list[str]]:
     return compared, wrong
 
 
+DYNAMIC_RANK_IF = {"if_ranks": ("IR405",), "loop_if": ("IR405",)}
+
+
 def _body_layers(result: FileResult) -> list:
     return [lr for lr in result.layers if "/" in lr.layer.id]
 
@@ -120,7 +123,9 @@ def _body_layers(result: FileResult) -> list:
 def test_generated_bodies_are_ok_and_as_openvino_infers(generated, name):
     path = generated[name]
     result = _check(path)
-    assert result.findings == [], [f.message for f in result.findings]
+    # an If whose branches give different ranks, used: 2026.4.1's CPU plugin refuses it (IR405, measured)
+    assert [f for f in result.findings if f.code not in DYNAMIC_RANK_IF.get(name, ())] == [], \
+        [f.message for f in result.findings]
     assert {lr.status for lr in result.layers} == {Status.OK}
     body = _body_layers(result)
     assert any(lr.layer.kind in ("reshape", "squeeze", "unsqueeze") for lr in body)
@@ -260,9 +265,9 @@ def test_a_single_fault_in_a_body_layer_is_found_on_its_path_id(generated, tmp_p
     assert faults
     for lid, line in faults:
         result = _check(_with_fault(source, tmp_path, line))
-        assert result.findings, f"{lid}: no finding"
-        assert {f.layer.id if f.layer else None for f in result.findings} == {lid}, \
-            [(f.code, f.message) for f in result.findings]
+        found = [f for f in result.findings if f.code not in DYNAMIC_RANK_IF.get(name, ())]
+        assert found, f"{lid}: no finding"
+        assert {f.layer.id if f.layer else None for f in found} == {lid}, [(f.code, f.message) for f in found]
         assert any(f.severity == "error" for f in result.findings)
         assert next(lr for lr in result.layers if lr.layer.id == lid).status is not Status.OK
         assert {lr.layer.id for lr in result.layers if lr.status is not Status.OK} == {lid}

@@ -50,7 +50,9 @@ def test_torchscript_convlstm_has_no_finding_and_openvinos_body_shapes():
     from test_bodies import _inference_against_openvino
     result = check_file(str(CONVLSTM))
     assert _errors(result) == []
-    assert {f.code for f in result.findings} <= {"IR403"}  # a Squeeze of [?] (dynamic-rank input): a CPU hazard
+    # a Squeeze of [?] (dynamic-rank input): a CPU hazard; the body's Parameter of dynamic rank, which 2026.4.1's CPU
+    # plugin refuses ("CPU plug-in doesn't support Parameter operation with dynamic rank": measured)
+    assert {f.code for f in result.findings} <= {"IR403", "IR405"}
     compared, wrong = _inference_against_openvino(CONVLSTM)
     assert compared > 30 and wrong == []
 

@@ -91,13 +91,13 @@ class FileCompat:
         """What keeps ``release`` from running the file: what its reader refuses, else what its CPU plugin does."""
         return self.refusals.get(release) or self.compiles.get(release) or []
 
-    def oldest(self) -> int | None:
-        """The index of the oldest release from which on every release reads the file and compiles it for CPU;
-        None: not judged, or the newest release refuses it too."""
+    def oldest(self, compiled: bool = True) -> int | None:
+        """The index of the oldest release from which on every release reads the file and compiles it for CPU
+        (``compiled`` false: reads it); None: not judged, or the newest release refuses it too."""
         if not self.judged:
             return None
         i = len(self.releases)
-        while i > 0 and not self.blocking(self.releases[i - 1]):
+        while i > 0 and not (self.blocking if compiled else self.refusals.get)(self.releases[i - 1]):
             i -= 1
         return None if i == len(self.releases) else i
 

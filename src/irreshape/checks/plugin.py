@@ -64,12 +64,32 @@ class Instance:
         return self.layer.name
 
 
-def instances(model: "IRModel", graph: "Graph") -> list[Instance]:
-    """Every feature of ``model`` (its reading ``graph``), bodies included, in file order."""
-    out = list(_features(model, graph, stateful=_stateful(model)))
+def instances(model: "IRModel", graph: "Graph", every: bool = False) -> list[Instance]:
+    """The features of ``model`` (its reading ``graph``) that some release refuses (``every``: all of them, as
+    scripts/make_plugins.py asks of its probes), bodies included, in file order."""
+    from ..shapes.compiles import refused_keys
+
+    found = _features(model, graph, stateful=_stateful(model))
+    keys = None if every else refused_keys()
+    out = [i for i in found if keys is None or i.key in keys]
     out.sort(key=lambda i: i.layer.line)
     seen: set = set()  # one instance of a feature a layer holds (two checks into one LogicalOr)
     return [i for i in out if not ((id(i.layer), i.key) in seen or seen.add((id(i.layer), i.key)))]
+
+
+def every_feature(model: "IRModel") -> list[Instance]:
+    """Every feature of a parsed model, whatever the table holds (what scripts/make_plugins.py asks of its probes):
+    the whole graph read as a check reads it."""
+    from .graph import Graph
+
+    graph = Graph(model)
+    try:
+        for layer in model.layers.values():
+            for port in layer.outputs:
+                graph.shape(port)  # the bodies' readings are made as their layers are inferred
+        return instances(model, graph, every=True)
+    finally:
+        graph.weights.close()
 
 
 def _stateful(model: "IRModel") -> bool:

@@ -433,6 +433,31 @@ for _r in (
     REWRITES[(_r.op, _r.version)] = REWRITES.get((_r.op, _r.version), ()) + (_r,)
 
 
+# -- what a release's CPU plugin refuses, where an exact form exists -------------------------------------------
+def _dilations_of_ones(layer: Layer, ctx: Context) -> "Attrs | str":
+    """An empty ``dilations`` (as openvino's Python builder writes AvgPool-16's): the op reads it as no dilation,
+    one per spatial axis, and so does the CPU plugin once they are written."""
+    kernel = _ints(layer.data.get("kernel"))
+    if not kernel:
+        return "its kernel cannot be read"
+    return {"dilations": ", ".join("1" for _ in kernel)}
+
+
+# a compile-stage feature (the key of irreshape.checks.plugin, matched on its first items) -> the rewrite that
+# computes exactly what the layer computes and that the release's CPU plugin compiles (proved with each release's
+# wheel by scripts/prove_downgrades.py)
+COMPILE_REWRITES: dict[tuple, Rewrite] = {
+    ("attr-empty", "AvgPool", 16, "dilations"): Rewrite(
+        "AvgPool", 16, "AvgPool", 16, _dilations_of_ones, note="an empty dilations attribute written as ones"),
+    ("op", "Identity", 16): next(r for r in REWRITES[("Identity", 16)] if not r.to),
+}
+
+
+def compile_rewrite(key: tuple) -> Optional[Rewrite]:
+    """The exact rewrite of a compile-stage feature, if one is known."""
+    return COMPILE_REWRITES.get(key) or COMPILE_REWRITES.get(key[:3])
+
+
 # -- choosing a form ----------------------------------------------------------------------------------------
 @dataclass(slots=True)
 class Choice:
@@ -791,6 +816,9 @@ def downgrade(lines: list[bytes], model: IRModel, targets: tuple[str, ...], unsa
             if kinds == {"name"}:  # the release wants unique layer names: the later one renamed
                 wanted.append((layer, _rename(layer, model)))
                 continue
+            if kinds == {"compile"}:  # its CPU plugin refuses it: an exact form, or the reason there is none
+                wanted.append((layer, _compile_choice(layer, ctx, why)))
+                continue
             if kinds - {"opset", "op", "value"}:
                 blockers = [r for r in why if getattr(r, "kind", "op") not in ("opset", "op", "value")]
                 whats = ", ".join(dict.fromkeys(getattr(r, "what", "") or getattr(r, "kind", "") for r in blockers))
@@ -852,6 +880,21 @@ def _graphs(model: IRModel) -> Iterable[IRModel]:
             yield from _graphs(body.model)
 
 
+def _compile_choice(layer: Layer, ctx: Context, why: list) -> "Choice | str":
+    """The exact form of a layer a target's CPU plugin refuses (:data:`COMPILE_REWRITES`), or why it has none."""
+    keys = {r.refusal.key for r in why}
+    rewrites = {compile_rewrite(k) for k in keys}
+    first = why[0]
+    said = f"{first.release}'s CPU plugin refuses {first.what} ({first.message or 'the process dies'})"
+    if None in rewrites or len(rewrites) != 1:
+        return f"{said}, and no exact rewrite is known"
+    r = rewrites.pop()
+    attrs = r.when(layer, ctx)  # type: ignore[union-attr]
+    if isinstance(attrs, str):
+        return f"{said}: {r.name} does not compute the same: {attrs}"  # type: ignore[union-attr]
+    return Choice(r, r.to or layer.type, opset_number(layer.version) if r.to else None, attrs)
+
+
 def _rename(layer: Layer, model: IRModel) -> "Choice | str":
     """A layer whose name another of its graph has: renamed ``name_<id>`` (made unique), which changes nothing it
     computes; not a Parameter or Result, whose names a program may look up."""
@@ -893,14 +936,32 @@ def _still_refused(lines: list[bytes], plan: Plan, path: str, judge: Judge) -> d
 
 # -- the release tables ------------------------------------------------------------------------------------
 def _refused(model: IRModel, targets: tuple[str, ...]) -> dict[str, list]:
-    """{layer id: the refusals naming it} of every target, a file-level refusal under ""."""
+    """{layer id: the refusals naming it} of every target, a file-level refusal under "": what its reader
+    refuses, else (a file it reads) what its CPU plugin does."""
+    from ..shapes import compiles
     from ..shapes import targets as known
 
     out: dict[str, list] = {}
+    features = None
     for release in targets:
-        for r in known.refusals(model, release):
+        read = known.refusals(model, release)
+        for r in read:
             out.setdefault(r.layer.id if r.layer is not None else "", []).append(_Release(release, r))
+        if not read:
+            if features is None:
+                features = _features(model)
+            for c in compiles.refusals(features, release):
+                out.setdefault(c.layer.id, []).append(_Release(release, c))
     return out
+
+
+def _features(model: IRModel) -> list:
+    """What the model holds that a CPU plugin may refuse (the check's reading of it)."""
+    from ..checks.openvino import check_model
+    from ..core.findings import GRAPH, TARGETS
+    from ..core.results import Options
+
+    return check_model(model, Options(analyses=frozenset({GRAPH, TARGETS}))).features
 
 
 @dataclass(frozen=True, slots=True)
@@ -912,7 +973,7 @@ class _Release:
 
     @property
     def kind(self) -> str:
-        return getattr(self.refusal, "kind", "")
+        return "compile" if hasattr(self.refusal, "stage") else getattr(self.refusal, "kind", "")
 
     @property
     def message(self) -> str:

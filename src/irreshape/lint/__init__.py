@@ -15,7 +15,7 @@ from typing import Optional
 
 from ..checks import check_file, no_cycle_collection
 from ..core import formats
-from ..core.findings import GRAPH, Finding
+from ..core.findings import GRAPH, TARGETS, Finding
 from ..core.records import Record
 from ..core.results import FileResult, Options
 from ..rules import EDGES, analyses
@@ -149,7 +149,9 @@ def lint_file(path: str, settings: Settings, reading: bool = False):
 def _lint_file(path: str, settings: Settings, reading: bool = False):
     options = Options(max_xml_size=settings.max_xml_size, debug=settings.debug, layers=settings.layers,
                       scenarios=settings.scenarios, scenarios_only=settings.scenarios_only,
-                      analyses=analyses(settings.enabled), targets=settings.targets, reading=reading)
+                      # irreshape diff: compat's judgement of the same reading needs its compile-stage features
+                      analyses=analyses(settings.enabled) | ({TARGETS} if reading else set()),
+                      targets=settings.targets, reading=reading)
     result = check_file(path, options)
     if result is None:
         return None, False, None
@@ -170,7 +172,7 @@ def _lint_file(path: str, settings: Settings, reading: bool = False):
         edges = {f.layer.id for f in result.findings if f.rule in EDGES and f.layer is not None}
         fixed = fix_file(result, write=settings.fix == "fix", skip=lambda lid: lid not in wanted,
                          skip_precision=lambda lid: lid not in retype, skip_edges=lambda lid: lid not in edges,
-                         targets=tuple(release for _, release in settings.targets),
+                         targets=_fix_targets(result, settings),
                          unsafe=settings.unsafe_fixes, skip_target=_target_skip(result))
         if fixed.written:  # report what remains
             result = check_file(path, options) or result
@@ -182,14 +184,29 @@ def _lint_file(path: str, settings: Settings, reading: bool = False):
     return result, result.internal_error, fixed
 
 
+_REFERENCE_COMPILE = frozenset({"IR405", "IR406", "IR407"})  # what 2026.4.1's own CPU plugin refuses
+
+
+def _fix_targets(result: FileResult, settings: Settings) -> tuple[str, ...]:
+    """The releases whose refusals ``--fix`` rewrites: the targets, and the reference release where the plain check
+    reports what its CPU plugin refuses (an exact form, where one is known, is written as for a target)."""
+    targets = tuple(release for _, release in settings.targets)
+    if any(f.code in _REFERENCE_COMPILE for f in result.findings):
+        from ..shapes.releases import RELEASES
+
+        targets += (RELEASES[-1],) if RELEASES[-1] not in targets else ()
+    return targets
+
+
 def _target_skip(result: FileResult):
-    """The layers ``--fix --target`` leaves alone: where target findings (IR6xx) are reported, those without one
-    (suppressed, or not selected); where no rule reports them, none."""
+    """The layers ``--fix --target`` leaves alone: where target findings (IR6xx, or IR405-IR407 of the reference
+    release) are reported, those without one (suppressed, or not selected); where no rule reports them, none."""
     from ..rules import ALL
 
     if not any(r.code.startswith("IR6") for r in ALL):
         return ()
-    wanted = {f.layer.id for f in result.findings if f.code.startswith("IR6") and f.layer is not None}
+    wanted = {f.layer.id for f in result.findings
+              if (f.code.startswith("IR6") or f.code in _REFERENCE_COMPILE) and f.layer is not None}
     return lambda lid: lid not in wanted
 
 

@@ -81,6 +81,9 @@ def _refusals(found: Iterable, i: int, since: bool) -> list[CompileRefusal]:
     return out
 
 
+_KEYS = frozenset(REFUSED)
+
+
 def refused_keys() -> frozenset[tuple]:
-    """Every feature some release refuses (what a detector need look for)."""
-    return frozenset(REFUSED)
+    """Every feature some release refuses (what a detector need report)."""
+    return _KEYS

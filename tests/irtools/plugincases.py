@@ -452,7 +452,7 @@ def rnn_cases() -> Iterator[Case]:
                            *_save(_rnn_model(op, v, "ti", weights, outs)))
 
 
-_CHECK_USES = {  # a user of a check's boolean output: (build, whether it is an Eltwise in 2023.0's CPU plugin)
+_CHECK_USES = {  # a user of a check's boolean output, as built on it (b) and the check's input (x)
     "Select": lambda o, b, x: o.select(b, x, o.constant(np.float32(0))),
     "LogicalNot": lambda o, b, x: o.logical_not(b),
     "LogicalAnd": lambda o, b, x: o.logical_and(b, o.greater(x, o.constant(np.float32(0)))),
@@ -461,6 +461,7 @@ _CHECK_USES = {  # a user of a check's boolean output: (build, whether it is an 
     "ReduceLogicalOr": lambda o, b, x: o.reduce_logical_or(b, o.constant(np.array([1], np.int64)), False),
     "Convert": lambda o, b, x: o.convert(b, "f32"),
     "Transpose": lambda o, b, x: o.transpose(b, o.constant(np.array([1, 0], np.int64))),
+    "Reshape": lambda o, b, x: o.reshape(b, o.constant(np.array([-1], np.int64)), False),
 }
 
 
@@ -472,7 +473,7 @@ def check_cases() -> Iterator[Case]:
     from openvino import opset1, opset10
 
     checks = {"IsFinite": opset10.is_finite, "IsNaN": opset10.is_nan, "IsInf": lambda x: opset10.is_inf(x, {})}
-    alone = [("Select",), ("ReduceLogicalAnd",), ("ReduceLogicalOr",), ("Convert",), ("Transpose",),
+    alone = [("Select",), ("ReduceLogicalAnd",), ("ReduceLogicalOr",), ("Convert",), ("Transpose",), ("Reshape",),
              ("ReduceLogicalAnd", "Select"), ("LogicalNot", "Select"), ("LogicalNot", "LogicalOr")]
     for op, check in checks.items():
         for shape, tag in (([2, 3], "static"), ([-1, 3], "dynamic")):

@@ -195,6 +195,8 @@ _CHECKS = frozenset({"IsFinite", "IsInf", "IsNaN"})
 _RECURRENT_AND_CONTROL = frozenset({op for op, _ in _WEIGHTED} | _CHECKS | {"If", "Loop", "TensorIterator",
                                                                               "FakeQuantize"})
 _FUSES = frozenset({"LogicalNot", "LogicalAnd", "LogicalOr", "LogicalXor"})  # a boolean eltwise a check may fuse into
+# the users of a check's output measured ("check" probes) where no Result takes it: each fails so
+_CHECK_USERS = _FUSES | {"Select", "ReduceLogicalAnd", "ReduceLogicalOr", "Convert", "Transpose", "Reshape"}
 _COMPARISONS = frozenset({"Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual"})
 _PASSING = {"LogicalNot": None, "LogicalAnd": None, "LogicalOr": None, "LogicalXor": None, "ReduceLogicalAnd": 1,
             "ReduceLogicalOr": 1, "Convert": 1, "Squeeze": 1, "Unsqueeze": 1, "Reshape": 1}  # inputs a value passes
@@ -342,8 +344,8 @@ def _check_outputs(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance
     if not users:
         return
     if not any(u.kind == "result" for u, _ in users):
-        if len(users) == 1 and _op_of(users[0][0]) in _FUSES:
-            return
+        if len(users) == 1 and _op_of(users[0][0]) in _FUSES or not all(_op_of(u) in _CHECK_USERS for u, _ in users):
+            return  # a lone logical op it may fuse into; a user of a kind not measured
         yield Instance(layer, ("bool-out", op), f"{op}-10 '{layer.name}' whose boolean output no Result takes")
         return
     for user, _ in users:

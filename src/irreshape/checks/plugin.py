@@ -260,7 +260,7 @@ def _ti_cell(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
         if port is not None:
             outs.append(("concat" if "axis" in pm.attrs else "last") + ("" if _used(graph, layer, port) else "-unused"))
     yield Instance(layer, ("ti-cell", op, v, "+".join(sorted(outs))),
-                   f"TensorIterator '{layer.name}' over {op}-{v} '{cell.name}'")
+                   f"TensorIterator over {op}-{v} '{cell.name}' (as a CPU plugin makes a sequence of it)")
 
 
 def _constant(layer: "Layer") -> bool:
@@ -309,7 +309,7 @@ def _back_edges(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
                 how, said = "static-change", "gives it another static shape than its initial one"
             else:
                 how, said = "growing", "gives it a shape that changes each iteration"
-            yield Instance(layer, ("back-edge", op, how), f"{op} '{layer.name}' whose back edge into '{param.name}' {said}")
+            yield Instance(layer, ("back-edge", op, how), f"{op} whose back edge into '{param.name}' {said}")
             return
 
 
@@ -329,7 +329,7 @@ def _rnn_weights(layer: "Layer", op: str, v: int) -> Iterator[Instance]:
         src = layer.inputs[i].source if i < len(layer.inputs) else None
         if src is not None and src.layer is not None and not _constant(src.layer):
             yield Instance(layer, ("rnn-weights", op, v),
-                           f"{op}-{v} '{layer.name}' whose {'WRB'[i - _WEIGHTED[(op, v)][0]]} input is no constant")
+                           f"{op}-{v} whose {'WRB'[i - _WEIGHTED[(op, v)][0]]} input is no constant")
             return
 
 
@@ -346,12 +346,12 @@ def _check_outputs(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance
     if not any(u.kind == "result" for u, _ in users):
         if len(users) == 1 and _op_of(users[0][0]) in _FUSES or not all(_op_of(u) in _CHECK_USERS for u, _ in users):
             return  # a lone logical op it may fuse into; a user of a kind not measured
-        yield Instance(layer, ("bool-out", op), f"{op}-10 '{layer.name}' whose boolean output no Result takes")
+        yield Instance(layer, ("bool-out", op), f"{op}-10 whose boolean output no Result takes")
         return
     for user, _ in users:
         if user.kind != "result":
             yield Instance(user, ("bool-in", _op_of(user)),
-                           f"{_op_of(user)} '{user.name}' on the boolean output of an IsFinite, IsInf or IsNaN")
+                           f"{_op_of(user)} on the boolean output of {op}-10 '{layer.name}'")
 
 
 def _concat_quantized_out(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
@@ -366,7 +366,7 @@ def _concat_quantized_out(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     to = (users[0][0].data.get("destination_type") or "").strip().lower()
     if to:
         yield Instance(layer, ("concat-fq-convert", to),
-                       f"FakeQuantize '{layer.name}' of a Concat converted to {to}")
+                       f"FakeQuantize of a Concat converted to {to}")
 
 
 def _if_rank(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
@@ -391,9 +391,9 @@ def _if_rank(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
             key = ("if-rank", kind, refused[0])
         elif not reached <= _FOLDED_IF_TAKES:
             key = ("if-rank", "unknown")
-    said = {"runtime": "a condition known only at run time", "same-value": "a condition that compares a value "
-            "with itself", "unknown": "a condition"}[kind]
-    yield Instance(layer, key, f"If '{layer.name}' making a tensor of dynamic rank on {said}")
+    said = {"runtime": " (its condition known only at run time)", "same-value": " (its condition compares a value "
+            "with itself)", "unknown": ""}[kind]
+    yield Instance(layer, key, f"If-8 with outputs of dynamic rank{said}")
 
 
 def _condition(graph: "Graph", port, depth: int) -> str | None:

@@ -112,7 +112,9 @@ def _inference_against_openvino(path: Path) -> tuple[int, list[str]]:
     return compared, wrong
 
 
-DYNAMIC_RANK_IF = {"if_ranks": ("IR405",), "loop_if": ("IR405",)}
+# what 2026.4.1's CPU plugin does to these models, measured: an If of dynamic rank it refuses; the first inference
+# of a TensorIterator whose back edge changes a static shape fails ("object is not initialized")
+PLUGIN_FINDINGS = {"if_ranks": ("IR405",), "loop_if": ("IR405",), "ti_grow": ("IR407",)}
 
 
 def _body_layers(result: FileResult) -> list:
@@ -124,7 +126,7 @@ def test_generated_bodies_are_ok_and_as_openvino_infers(generated, name):
     path = generated[name]
     result = _check(path)
     # an If whose branches give different ranks, used: 2026.4.1's CPU plugin refuses it (IR405, measured)
-    assert [f for f in result.findings if f.code not in DYNAMIC_RANK_IF.get(name, ())] == [], \
+    assert [f for f in result.findings if f.code not in PLUGIN_FINDINGS.get(name, ())] == [], \
         [f.message for f in result.findings]
     assert {lr.status for lr in result.layers} == {Status.OK}
     body = _body_layers(result)
@@ -265,7 +267,7 @@ def test_a_single_fault_in_a_body_layer_is_found_on_its_path_id(generated, tmp_p
     assert faults
     for lid, line in faults:
         result = _check(_with_fault(source, tmp_path, line))
-        found = [f for f in result.findings if f.code not in DYNAMIC_RANK_IF.get(name, ())]
+        found = [f for f in result.findings if f.code not in PLUGIN_FINDINGS.get(name, ())]
         assert found, f"{lid}: no finding"
         assert {f.layer.id if f.layer else None for f in found} == {lid}, [(f.code, f.message) for f in found]
         assert any(f.severity == "error" for f in result.findings)

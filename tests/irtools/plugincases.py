@@ -217,7 +217,7 @@ def _if_rank() -> Iterator[Case]:
         n.set_input(x.output(0), tx, ex)
         out = n.set_output(then.get_results()[0], other.get_results()[0])
         y = o.relu(out) if use == "relu" else out
-        yield Case(_slug("rank", "If", use), ("rank", "If"), *_save(ov.Model([o.result(y)], [x, c], "m")))
+        yield Case(_slug("rank", "If", use), ("if-rank", "runtime"), *_save(ov.Model([o.result(y)], [x, c], "m")))
 
 
 def attr_cases(ops: list[Case]) -> Iterator[Case]:
@@ -336,11 +336,351 @@ def decompress_cases() -> Iterator[Case]:
         yield Case(_slug("decompress", t, "groups"), ("decompress", t), *_save(ov.Model([opset1.result(y)], [x], "m")))
 
 
+# -- recurrent nets, IsFinite/IsInf/IsNaN, If: the features of the TensorFlow, Keras, TFLite, Paddle, JAX and torch
+# conversions (irreshape.checks.plugin: "rnn-weights", "bool-out", "bool-in", "if-rank")
+
+RNN_OPS = {("LSTMCell", 0): 4, ("LSTMCell", 4): 4, ("GRUCell", 3): 3, ("RNNCell", 0): 1, ("LSTMSequence", 5): 4,
+           ("GRUSequence", 5): 3, ("RNNSequence", 5): 1}  # op version -> gates
+_B, _I, _H, _T = 2, 5, 4, 3
+
+
+def _rnn(op: str, v: int, x, h, c, weights: str = "const"):
+    """The op on ``x``, ``h`` (``c``: an LSTM's cell state), its W, R and B Consts of random values (``weights``:
+    "const"; "f16": Consts of f16 converted to f32; "W", "R" or "B": that one a Parameter, returned beside)."""
+    import openvino as ov
+    from openvino import opset1, opset3, opset4, opset5
+
+    gates, seq = RNN_OPS[(op, v)], op.endswith("Sequence")
+    rng = np.random.default_rng(0)
+    lead = [1] if seq else []
+    shapes = {"W": lead + [gates * _H, _I], "R": lead + [gates * _H, _H], "B": lead + [gates * _H]}
+    params = []
+
+    def tensor(name):
+        if weights == name:
+            p = opset1.parameter(shapes[name], ov.Type.f32, name=name)
+            params.append(p)
+            return p
+        a = rng.standard_normal(shapes[name]).astype(np.float32)
+        return opset1.convert(opset1.constant(a.astype(np.float16)), "f32") if weights == "f16" else opset1.constant(a)
+
+    W, R, B = tensor("W"), tensor("R"), tensor("B")
+    if seq:
+        lengths = opset1.constant(np.full([_B], _T, np.int64))
+        build = {"LSTMSequence": lambda: opset5.lstm_sequence(x, h, c, lengths, W, R, B, _H, "forward"),
+                 "GRUSequence": lambda: opset5.gru_sequence(x, h, lengths, W, R, B, _H, "forward"),
+                 "RNNSequence": lambda: opset5.rnn_sequence(x, h, lengths, W, R, B, _H, "forward")}[op]
+    else:
+        build = {("LSTMCell", 0): lambda: opset1.lstm_cell(x, h, c, W, R, B, _H),
+                 ("LSTMCell", 4): lambda: opset4.lstm_cell(x, h, c, W, R, B, _H),
+                 ("GRUCell", 3): lambda: opset3.gru_cell(x, h, W, R, B, _H),
+                 ("RNNCell", 0): lambda: opset4.rnn_cell(x, h, W, R, B, _H, ["tanh"], [], [], 0.0)}[(op, v)]
+    return build(), params
+
+
+def _rnn_model(op: str, v: int, where: str, weights: str = "const", outs: str = "both"):
+    """A model of the op: in the main graph ("main"), or a cell in the body of a TensorIterator ("ti", the sequence
+    sliced on axis 1, as the Model Optimizer writes it) or of a Loop ("loop"), its state carried by back edges, the
+    last state and the outputs concatenated its outputs (``outs``: "both", "last" or "seq" alone, "last-of-both" or
+    "seq-of-both": both made, one used)."""
+    import openvino as ov
+    from openvino import opset1, opset5
+
+    f32, lstm = ov.Type.f32, op.startswith("LSTM")
+    if where == "main":
+        seq = op.endswith("Sequence")
+        x = opset1.parameter([_B, _T, _I] if seq else [_B, _I], f32, name="x")
+        h = opset1.parameter([_B, 1, _H] if seq else [_B, _H], f32, name="h")
+        c = opset1.parameter([_B, 1, _H] if seq else [_B, _H], f32, name="c") if lstm else None
+        node, extra = _rnn(op, v, x, h, c, weights)
+        return ov.Model([opset1.result(node.output(0))], [x, h] + ([c] if lstm else []) + extra, "m")
+    X = opset1.parameter([_B, _T, _I], f32, name="X")
+    bx, bh = opset1.parameter([_B, 1, _I], f32, name="bx"), opset1.parameter([_B, _H], f32, name="bh")
+    bc = opset1.parameter([_B, _H], f32, name="bc") if lstm else None
+    node, _ = _rnn(op, v, opset1.squeeze(bx, opset1.constant(np.array([1], np.int64))), bh, bc, weights)
+    rh = opset1.result(node.output(0))
+    ry = opset1.result(opset1.unsqueeze(node.output(0), opset1.constant(np.array([1], np.int64))))
+    rc = opset1.result(node.output(1)) if lstm else None
+    params, results = [bx, bh] + ([bc] if lstm else []), [rh, ry] + ([rc] if lstm else [])
+    if where == "ti":
+        loop = opset1.tensor_iterator()
+        loop.set_body(ov.Model(results, params, "body"))
+    else:
+        loop = opset5.loop(opset1.constant(np.int64(_T)), opset1.constant(np.array(True)))
+        loop.set_function(ov.Model([opset1.result(opset1.constant(np.array(True)))] + results,
+                                   [opset1.parameter([1], ov.Type.i64, name="it")] + params, "body"))
+        loop.set_special_body_ports([0, 0])
+    loop.set_sliced_input(bx, X.output(0), 0, 1, 1, -1, 1)
+    zeros = np.zeros((_B, _H), np.float32)
+    loop.set_merged_input(bh, opset1.constant(zeros).output(0), rh.output(0))
+    if lstm:
+        loop.set_merged_input(bc, opset1.constant(zeros).output(0), rc.output(0))
+    last = [loop.get_iter_value(rh.output(0), -1)] if outs != "seq" else []
+    seq = [loop.get_concatenated_slices(ry.output(0), 0, 1, 1, -1, 1)] if outs != "last" else []
+    kept = {"both": last + seq, "last": last, "seq": seq, "last-of-both": last, "seq-of-both": seq}[outs]
+    return ov.Model([opset1.result(t) for t in kept], [X], "m")
+
+
+def rnn_cases() -> Iterator[Case]:
+    """Each RNN cell and sequence version with constant weights (f32, and f16 converted) in the main graph, a cell
+    in a Loop's body too, LSTMCell-0 in a TensorIterator's as the Model Optimizer writes it: the op version's probes
+    (and of its activations_alpha/beta written empty, as openvino writes them); with W, R or B a Parameter: the
+    "rnn-weights" probes; LSTMCell-4, GRUCell-3 and RNNCell-0 alone in a TensorIterator's body (one output used, or
+    two): the "ti-cell" probes."""
+    for (op, v) in RNN_OPS:
+        wheres = ["main"] if op.endswith("Sequence") else ["main", "loop"] + (["ti"] if (op, v) == ("LSTMCell", 0)
+                                                                               else [])
+        for where in wheres:
+            for weights in ("const", "f16"):
+                if weights == "f16" and where != "main":
+                    continue
+                xml, data = _save(_rnn_model(op, v, where, weights))
+                n = _inputs_of(xml, op)
+                name = _slug("rnn", op, v, where, weights)
+                yield Case(name, ("op", op, v, n), xml, data)
+                if weights == "const":  # the same model: a failure of its op probe is not the attribute's
+                    for attr in ("activations_alpha", "activations_beta"):
+                        yield Case(_slug("rnn", op, v, where, attr), ("attr-empty", op, v, attr), xml, data, base=name)
+        for name in ("W", "R", "B"):
+            yield Case(_slug("rnn", op, v, "param", name), ("rnn-weights", op, v),
+                       *_save(_rnn_model(op, v, "main", name)))
+        if (op, v) in (("LSTMCell", 4), ("GRUCell", 3), ("RNNCell", 0)):  # the TensorIterator a plugin makes a sequence
+            for outs, weights, key in (("both", "const", "concat+last"), ("both", "f16", "concat+last"),
+                                       ("last", "const", "last"), ("seq", "const", "concat"), ("seq", "f16", "concat"),
+                                       ("last-of-both", "const", "concat-unused+last"),
+                                       ("seq-of-both", "const", "concat+last-unused")):
+                yield Case(_slug("rnn", op, v, "ti", outs, weights), ("ti-cell", op, v, key),
+                           *_save(_rnn_model(op, v, "ti", weights, outs)))
+
+
+_CHECK_USES = {  # a user of a check's boolean output, as built on it (b) and the check's input (x)
+    "Select": lambda o, b, x: o.select(b, x, o.constant(np.float32(0))),
+    "LogicalNot": lambda o, b, x: o.logical_not(b),
+    "LogicalAnd": lambda o, b, x: o.logical_and(b, o.greater(x, o.constant(np.float32(0)))),
+    "LogicalOr": lambda o, b, x: o.logical_or(b, o.greater(x, o.constant(np.float32(0)))),
+    "ReduceLogicalAnd": lambda o, b, x: o.reduce_logical_and(b, o.constant(np.array([1], np.int64)), False),
+    "ReduceLogicalOr": lambda o, b, x: o.reduce_logical_or(b, o.constant(np.array([1], np.int64)), False),
+    "Convert": lambda o, b, x: o.convert(b, "f32"),
+    "Transpose": lambda o, b, x: o.transpose(b, o.constant(np.array([1, 0], np.int64))),
+    "Reshape": lambda o, b, x: o.reshape(b, o.constant(np.array([-1], np.int64)), False),
+}
+
+
+def check_cases() -> Iterator[Case]:
+    """IsFinite-10, IsInf-10 and IsNaN-10 (inputs static and dynamic): with no Result among the users of the
+    boolean output ("bool-out": one user of each kind but a lone logical op, two users), and with a Result beside
+    each kind of user ("bool-in"); the TensorFlow (IsInf, IsNaN into a LogicalOr, both also outputs) form."""
+    import openvino as ov
+    from openvino import opset1, opset10
+
+    checks = {"IsFinite": opset10.is_finite, "IsNaN": opset10.is_nan, "IsInf": lambda x: opset10.is_inf(x, {})}
+    alone = [("Select",), ("ReduceLogicalAnd",), ("ReduceLogicalOr",), ("Convert",), ("Transpose",), ("Reshape",),
+             ("ReduceLogicalAnd", "Select"), ("LogicalNot", "Select"), ("LogicalNot", "LogicalOr")]
+    for op, check in checks.items():
+        for shape, tag in (([2, 3], "static"), ([-1, 3], "dynamic")):
+            def model(users, result):
+                x = opset1.parameter(shape, ov.Type.f32, name="x")
+                b = check(x)
+                outs = ([b] if result else []) + [_CHECK_USES[u](opset1, b, x) for u in users]
+                return _save(ov.Model([opset1.result(t) for t in outs], [x], "m"))
+            for users in alone:
+                yield Case(_slug("check", op, tag, *users), ("bool-out", op), *model(users, False))
+            for user in _CHECK_USES:
+                yield Case(_slug("check", op, tag, "result", user), ("bool-in", user), *model((user,), True))
+    for shape, tag in (([2, 3], "static"), ([-1, 3], "dynamic")):
+        x = opset1.parameter(shape, ov.Type.f32, name="x")
+        inf, nan = opset10.is_inf(x, {}), opset10.is_nan(x)
+        finite = opset1.logical_not(opset1.logical_or(inf, nan))
+        yield Case(_slug("check", "tf2onnx", tag), ("bool-in", "LogicalOr"),
+                   *_save(ov.Model([opset1.result(t) for t in (finite, inf, nan)], [x], "m")))
+
+
+def _if_model(cond, then, other, consumer, shape=(-1, -1, 16), inputs=()):
+    """An If over ``x`` (``shape``) whose condition is ``cond(x, *inputs)``, its branches ``then`` and ``other``,
+    its output into ``consumer``."""
+    import openvino as ov
+    from openvino import opset8 as o
+
+    x = o.parameter(list(shape), ov.Type.f32, name="x")
+    params = [x] + [o.parameter(s, t, name=n) for n, s, t in inputs]
+    tx, ex = o.parameter(list(shape), ov.Type.f32), o.parameter(list(shape), ov.Type.f32)
+    node = o.if_op(cond(x, *params[1:]).output(0))
+    node.set_then_body(ov.Model([o.result(then(tx))], [tx], "then"))
+    node.set_else_body(ov.Model([o.result(other(ex))], [ex], "else"))
+    node.set_input(x.output(0), tx, ex)
+    out = node.set_output(node.get_then_body().get_results()[0], node.get_else_body().get_results()[0])
+    made = consumer(out)
+    return _save(ov.Model([o.result(t) for t in (made if isinstance(made, list) else [made])], params, "m"))
+
+
+def if_cases() -> Iterator[Case]:
+    """An If whose branches give different ranks (so OpenVINO's reading gives its output a dynamic rank), by the
+    kind of its condition: "runtime" (a data reduction compared, a dynamic dim compared with a constant), "same-value"
+    (a dim or an integer input compared with itself: the same output, two Gathers of the same dim) into each op type
+    2026.0 compiles then, and into Softmax and Einsum, which it refuses; "unknown" (two dims of tensors that may or
+    may not be the same, a negated comparison)."""
+    import openvino as ov
+    from openvino import opset1, opset8 as o
+
+    i64 = lambda v: o.constant(np.array(v, np.int64))  # noqa: E731
+    f32 = lambda v: o.constant(np.array(v, np.float32))  # noqa: E731
+    dim = lambda t, k: o.gather(o.shape_of(t), i64(k), i64(0))  # noqa: E731
+    unsq, flat, relu = (lambda t: o.unsqueeze(t, i64([0]))), (lambda t: o.reshape(t, i64([-1]), False)), o.relu
+    same = lambda x: (lambda a: o.equal(a, a))(dim(x, 0))  # noqa: E731
+    uses = {
+        "Result": lambda y: y, "Relu": o.relu, "Sigmoid": o.sigmoid, "Tanh": o.tanh, "Exp": o.exp,
+        "Sqrt": lambda y: o.sqrt(o.abs(y)), "Erf": o.erf, "Add": lambda y: o.add(y, f32(1)),
+        "Multiply": lambda y: o.multiply(y, f32(2)), "Subtract": lambda y: o.subtract(y, f32(1)),
+        "Divide": lambda y: o.divide(y, f32(2)), "Power": lambda y: o.power(y, f32(2)),
+        "Maximum": lambda y: o.maximum(y, f32(0)), "Clamp": lambda y: o.clamp(y, 0, 1),
+        "Convert": lambda y: o.convert(y, "f16"), "LogSoftmax": lambda y: o.log_softmax(y, -1),
+        "MatMul": lambda y: o.matmul(y, o.constant(np.ones((16, 4), np.float32)), False, False),
+        "ReduceMean": lambda y: o.reduce_mean(y, i64([-1]), True), "ReduceSum": lambda y: o.reduce_sum(y, i64([0]), True),
+        "ReduceMax": lambda y: o.reduce_max(y, i64([-1]), True), "MVN": lambda y: o.mvn(y, i64([-1]), True, 1e-5, "inside_sqrt"),
+        "Reshape": lambda y: o.reshape(y, i64([0, -1]), True), "Transpose": lambda y: o.transpose(y, i64([0, 2, 1, 3])),
+        "Concat": lambda y: o.concat([y, y], 0), "Gather": lambda y: o.gather(y, i64([0]), i64(0)),
+        "ShapeOf": o.shape_of, "Squeeze": lambda y: o.squeeze(y, i64([0])), "Unsqueeze": lambda y: o.unsqueeze(y, i64([0])),
+        "StridedSlice": lambda y: o.strided_slice(y, i64([0]), i64([1]), i64([1]), [0], [0]),
+        "Slice": lambda y: o.slice(y, i64([0]), i64([1]), i64([1]), i64([0])),
+        "Split": lambda y: list(o.split(y, i64(0), 1).outputs()), "Pad": lambda y: o.pad(y, i64([0, 0, 0, 0]),
+                                                                                    i64([0, 0, 0, 1]), "constant"),
+        "NormalizeL2": lambda y: o.normalize_l2(y, i64([-1]), 1e-6, "add"),
+        "Select": lambda y: o.select(o.greater(y, f32(0)), y, f32(0)), "Broadcast": lambda y: o.broadcast(y, o.shape_of(y)),
+        "Tile": lambda y: o.tile(y, o.broadcast(i64(1), o.shape_of(o.shape_of(y)))),
+        "TopK": lambda y: o.topk(y, i64(1), -1, "max", "value").output(0), "CumSum": lambda y: o.cumsum(y, i64(-1)),
+    }
+    runtime = {
+        "sum": lambda x: o.greater(o.reduce_sum(x, i64([0, 1, 2]), False), f32(0)),
+        "dim_eq_1": lambda x: o.equal(dim(x, 0), i64(1)),
+        "dim_ge_0": lambda x: o.greater_equal(dim(x, 0), i64(0)),
+        "float_same": lambda x: (lambda a: o.equal(a, a))(o.reduce_sum(x, i64([0, 1, 2]), False)),
+    }
+    for name, cond in runtime.items():
+        for use in ("Result", "Add", "Reshape", "MVN", "Softmax"):
+            fn = uses.get(use) or (lambda y: o.softmax(y, -1))
+            yield Case(_slug("if", "runtime", name, use), ("if-rank", "runtime"), *_if_model(cond, unsq, relu, fn))
+    sames = {
+        "eq_output": same, "eq_two_gathers": lambda x: o.equal(dim(x, 0), dim(x, 0)),
+        "ge_output": lambda x: (lambda a: o.greater_equal(a, a))(dim(x, 1)),
+        "ne_output": lambda x: (lambda a: o.not_equal(a, a))(dim(x, 1)),
+        "gt_output": lambda x: (lambda a: o.greater(a, a))(dim(x, 0)),
+        "le_output": lambda x: (lambda a: o.less_equal(a, a))(dim(x, 0)),
+    }
+    for name, cond in sames.items():
+        yield Case(_slug("if", "same", name), ("if-rank", "same-value"), *_if_model(cond, flat, relu, uses["Add"]))
+    yield Case("if_same_int_input", ("if-rank", "same-value"),
+               *_if_model(lambda x, p: o.equal(p, p), flat, relu, uses["Add"], inputs=[("p", [], ov.Type.i64)]))
+    for use, fn in uses.items():
+        yield Case(_slug("if", "same", "into", use), ("if-rank", "same-value"), *_if_model(same, unsq, relu, fn))
+    yield Case("if_same_into_Softmax", ("if-rank", "same-value", "Softmax"),
+               *_if_model(same, unsq, relu, lambda y: o.softmax(y, -1)))
+    yield Case("if_same_into_Softmax1", ("if-rank", "same-value", "Softmax"),
+               *_if_model(same, unsq, relu, lambda y: opset1.softmax(y, 0)))
+    yield Case("if_same_into_Add_Softmax", ("if-rank", "same-value", "Softmax"),
+               *_if_model(same, unsq, relu, lambda y: o.softmax(o.add(y, f32(1)), -1)))
+    yield Case("if_same_into_Einsum", ("if-rank", "same-value", "Einsum"),
+               *_if_model(same, unsq, relu, lambda y: o.einsum([y], "...i->...")))
+    unknown = {
+        "relu_dim": lambda x: o.equal(dim(x, 0), dim(o.relu(x), 0)),
+        "matmul_dim": lambda x: o.equal(dim(x, 1), dim(o.matmul(x, o.constant(np.ones((16, 8), np.float32)), False,
+                                                                 False), 1)),
+        "other_dims": lambda x: o.equal(dim(x, 0), dim(x, 1)),
+        "not_same": lambda x: o.logical_not(same(x)),
+    }
+    for name, cond in unknown.items():
+        yield Case(_slug("if", "unknown", name), ("if-rank", "unknown"), *_if_model(cond, flat, relu, uses["Add"]))
+
+
+def back_edge_cases() -> Iterator[Case]:
+    """A Loop (a constant trip count; -1 and a counter's condition, as TensorFlow's while writes it) and a
+    TensorIterator whose back edge carries a buffer broadcast from [T,1,1] to [T,B,H] (a TensorArray:
+    "static-change"); one that gains a dim each iteration ("dynamic-rank"), one concatenated to ("growing"). Static
+    inputs (the first inference runs only so)."""
+    import openvino as ov
+    from openvino import opset8 as o
+
+    f32, i64 = ov.Type.f32, (lambda v: o.constant(np.array(v, np.int64)))
+    t, b, h = 3, 2, 4
+    for form in ("loop", "while", "ti"):
+        x = o.parameter([t, b, h] if form == "ti" else [b, h], f32, name="x")
+        buf = o.parameter([t, 1, 1], f32, name="buf")
+        bx = o.parameter([1, b, h] if form == "ti" else [b, h], f32, name="bx")
+        grown = o.result(o.add(o.broadcast(buf, i64([t, b, h])), bx if form == "ti" else o.unsqueeze(bx, i64([0]))))
+        zeros = o.constant(np.zeros([t, 1, 1], np.float32)).output(0)
+        if form == "ti":
+            node = o.tensor_iterator()
+            node.set_body(ov.Model([grown], [bx, buf], "body"))
+            node.set_sliced_input(bx, x.output(0), 0, 1, 1, -1, 0)
+        else:
+            it, count = o.parameter([1], ov.Type.i64, name="it"), o.parameter([], ov.Type.i64, name="count")
+            nxt = o.add(count, i64(1))
+            more = o.result(o.less(nxt, i64(t)) if form == "while" else o.constant(np.array(True)))
+            counted = o.result(nxt)
+            node = o.loop(i64(-1 if form == "while" else t), o.constant(np.array(True)))
+            node.set_function(ov.Model([more, grown, counted], [it, buf, bx, count], "body"))
+            node.set_special_body_ports([0, 0])
+            node.set_invariant_input(bx, x.output(0))
+            node.set_merged_input(count, i64(0).output(0), counted.output(0))
+        node.set_merged_input(buf, zeros, grown.output(0))
+        op = "TensorIterator" if form == "ti" else "Loop"
+        yield Case(_slug("backedge", form), ("back-edge", op, "static-change"),
+                   *_save(ov.Model([o.result(node.get_iter_value(grown.output(0), -1))], [x], "m")))
+    for form in ("loop", "ti"):  # a back edge that gains a dim each iteration, one that grows a dim
+        for how, init, step in (
+                ("dynamic-rank", [2, 3], lambda v, w: o.unsqueeze(o.reduce_sum(v, i64([-1]), True), i64([0]))),
+                ("growing", [1, 3], lambda v, w: o.concat([v, o.reduce_sum(w, i64([0]), True)], 0))):
+            x = o.parameter([3, 2, 3] if form == "ti" else [2, 3], f32, name="x")
+            bv, bx = o.parameter(init, f32, name="state"), o.parameter([1, 2, 3] if form == "ti" else [2, 3], f32,
+                                                                       name="bx")
+            res = o.result(step(bv, o.squeeze(bx, i64([0])) if form == "ti" else bx))
+            if form == "ti":
+                node = o.tensor_iterator()
+                node.set_body(ov.Model([res], [bv, bx], "body"))
+                node.set_sliced_input(bx, x.output(0), 0, 1, 1, -1, 0)
+            else:
+                node = o.loop(i64(3), o.constant(np.array(True)))
+                node.set_function(ov.Model([o.result(o.constant(np.array(True))), res],
+                                           [o.parameter([1], ov.Type.i64, name="it"), bv, bx], "body"))
+                node.set_special_body_ports([0, 0])
+                node.set_invariant_input(bx, x.output(0))
+            node.set_merged_input(bv, o.constant(np.zeros(init, np.float32)).output(0), res.output(0))
+            op = "TensorIterator" if form == "ti" else "Loop"
+            # a TensorIterator's body keeps its Parameters' first shapes: its value there is static
+            kind = how if form != "ti" else "rank-change" if how == "dynamic-rank" else "static-change"
+            yield Case(_slug("backedge", form, how), ("back-edge", op, kind),
+                       *_save(ov.Model([o.result(node.get_iter_value(res.output(0), -1))], [x], "m")))
+
+
+def quantized_cases() -> Iterator[Case]:
+    """A Concat (of two or three inputs, quantized or not, on axis 0, 1 or 2, a static or dynamic batch) into a
+    FakeQuantize whose one user is a Convert to each integer type a TFLite int8 model ends with, and to f16."""
+    import openvino as ov
+    from openvino import opset1 as o
+
+    def fq(x, rank=4):
+        c = lambda v: o.constant(np.full([1] * rank, v, np.float32))  # noqa: E731
+        return o.fake_quantize(x, c(-1.0), c(1.0), c(-1.0), c(1.0), 256)
+
+    forms = {
+        "plain": (lambda x: o.concat([x, o.relu(x)], 1), [1, 3, 8, 8], 4),
+        "quantized": (lambda x: o.concat([fq(x), fq(o.relu(x))], 1), [1, 3, 8, 8], 4),
+        "three": (lambda x: o.concat([x, o.relu(x), o.abs(x)], 2), [1, 3, 8, 8], 4),
+        "axis0": (lambda x: o.concat([x, o.relu(x)], 0), [2, 6], 2),
+        "dynamic": (lambda x: o.concat([x, o.relu(x)], 1), [-1, 3, 8, 8], 4),
+    }
+    for to in ("i8", "u8", "i32", "f16"):
+        for name, (concat, shape, rank) in forms.items():
+            x = o.parameter(shape, ov.Type.f32, name="x")
+            y = o.convert(fq(concat(x), rank), to)
+            yield Case(_slug("quant", name, to), ("concat-fq-convert", to), *_save(ov.Model([o.result(y)], [x], "m")))
+
+
 def cases() -> list[Case]:
     """Every case, in a stable order."""
     ops = list(op_cases())
     out: list[Case] = list(ops)
-    for family in (param_cases(), rank_cases(), attr_cases(ops), sdpa_cases(), decompress_cases()):
+    for family in (param_cases(), rank_cases(), attr_cases(ops), sdpa_cases(), decompress_cases(), rnn_cases(),
+                   check_cases(), if_cases(), back_edge_cases(), quantized_cases()):
         out.extend(family)
     seen: set[str] = set()
     for c in out:

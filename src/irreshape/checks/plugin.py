@@ -21,7 +21,18 @@ Features (each measured on small models that hold it and on real files; see scri
 * ``("sdpa-sink", "stateful" | "stateless")``: ScaledDotProductAttention with the attention-sink input (6 inputs),
   in a model with variables (ReadValue) or without;
 * ``("decompress", etype)``: a Const of that element type converted (Convert) to a floating-point type, as weight
-  compression writes it.
+  compression writes it;
+* ``("rnn-weights", type, version)``: an RNN cell or sequence whose W, R or B input is no constant;
+* ``("bool-out", type)``: IsFinite, IsInf or IsNaN whose boolean output no Result takes (but a lone logical op);
+  ``("bool-in", type)``: a layer of that type on such an output that a Result takes too;
+* ``("if-rank", "runtime" | "same-value" | "unknown"[, type])``: an If making tensors of dynamic rank, by the kind
+  of its condition (a value compared with itself is folded from 2026.0; the op type the dynamic rank then reaches
+  where 2026.0 refuses it);
+* ``("back-edge", type, "static-change" | "rank-change" | "dynamic-rank" | "growing")``: a Loop's or
+  TensorIterator's back edge that changes its value's shape (static inputs: where the first inference is measured);
+* ``("ti-cell", type, version, outputs)``: a TensorIterator over one RNN cell, as a CPU plugin turns into a
+  sequence, by its outputs ("concat+last", "last", "concat-unused+last"...; static inputs);
+* ``("concat-fq-convert", etype)``: a Concat's FakeQuantize whose one user is a Convert to that type.
 """
 
 from __future__ import annotations
@@ -62,7 +73,8 @@ def instances(model: "IRModel", graph: "Graph", every: bool = False) -> list[Ins
     keys = None if every else refused_keys()
     out = [i for i in found if keys is None or i.key in keys]
     out.sort(key=lambda i: i.layer.line)
-    return out
+    seen: set = set()  # one instance of a feature a layer holds (two checks into one LogicalOr)
+    return [i for i in out if not ((id(i.layer), i.key) in seen or seen.add((id(i.layer), i.key)))]
 
 
 def every_feature(model: "IRModel") -> list[Instance]:
@@ -102,6 +114,8 @@ def _features(model: "IRModel", graph: "Graph", stateful: bool) -> Iterator[Inst
                 yield Instance(layer, ("param", t), f"a model input of type {t}")
         yield from _rank(layer, graph, op, READ)
         yield from _empty(layer, op, v, what)
+        if op in _RECURRENT_AND_CONTROL:
+            yield from _recurrent_and_control(layer, graph, op, v)
         if op == "ScaledDotProductAttention":
             yield from _sdpa(layer, graph, stateful)
         elif op == "Constant" and layer.outputs:
@@ -117,6 +131,8 @@ def _used(graph: "Graph", layer: "Layer", port) -> bool:
 def _rank(layer: "Layer", graph: "Graph", op: str, read: tuple) -> Iterator[Instance]:
     """The layer makes a tensor of dynamic rank that something uses, from inputs of static rank (a Parameter:
     declared so); the rank is OpenVINO's (not taken from the XML)."""
+    if op == "If" or (op == "Parameter" and graph.nested):
+        return  # an If's dynamic rank is _if_rank's (its condition decides), a body's Parameter's its outer input's
     for port in layer.outputs:
         if graph.shape(port) is not None or graph.origin(port) not in read or not _used(graph, layer, port):
             continue
@@ -165,6 +181,305 @@ def _decompress(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
         if user.type == "Convert" and user.outputs and (graph.etype(user.outputs[0]) or "").startswith(("f", "bf")):
             yield Instance(layer, ("decompress", t), f"{t} weights converted to floating point")
             return
+
+
+# -- recurrent nets, IsFinite/IsInf/IsNaN, If: what the TensorFlow, Keras, TFLite, Paddle, JAX and torch conversions
+# hold (the "rnn", "checks" and "if" probe families of tests/irtools/plugincases.py)
+
+_WEIGHTED = {  # an RNN op version -> the indices of its W, R and B inputs
+    ("LSTMCell", 0): (3, 4, 5), ("LSTMCell", 4): (3, 4, 5), ("GRUCell", 3): (2, 3, 4), ("RNNCell", 0): (2, 3, 4),
+    ("LSTMSequence", 0): (4, 5, 6), ("LSTMSequence", 5): (4, 5, 6), ("GRUSequence", 5): (3, 4, 5),
+    ("RNNSequence", 5): (3, 4, 5),
+}
+_CHECKS = frozenset({"IsFinite", "IsInf", "IsNaN"})
+_RECURRENT_AND_CONTROL = frozenset({op for op, _ in _WEIGHTED} | _CHECKS | {"If", "Loop", "TensorIterator",
+                                                                              "FakeQuantize"})
+_FUSES = frozenset({"LogicalNot", "LogicalAnd", "LogicalOr", "LogicalXor"})  # a boolean eltwise a check may fuse into
+# the users of a check's output measured ("check" probes) where no Result takes it: each fails so
+_CHECK_USERS = _FUSES | {"Select", "ReduceLogicalAnd", "ReduceLogicalOr", "Convert", "Transpose", "Reshape"}
+_COMPARISONS = frozenset({"Equal", "NotEqual", "Greater", "GreaterEqual", "Less", "LessEqual"})
+_PASSING = {"LogicalNot": None, "LogicalAnd": None, "LogicalOr": None, "LogicalXor": None, "ReduceLogicalAnd": 1,
+            "ReduceLogicalOr": 1, "Convert": 1, "Squeeze": 1, "Unsqueeze": 1, "Reshape": 1}  # inputs a value passes
+# the op types a tensor of dynamic rank from an If reaches that 2026.0's CPU plugin compiles once the If is folded
+# (measured, each fed by an If folded so: the "if" probes); Softmax and Einsum it refuses there
+_FOLDED_IF_TAKES = frozenset({
+    "Result", "Relu", "Sigmoid", "Tanh", "Exp", "Sqrt", "Abs", "Erf", "Add", "Multiply", "Subtract", "Divide", "Power",
+    "Maximum", "Clamp", "Convert", "LogSoftmax", "MatMul", "ReduceMean", "ReduceSum", "ReduceMax", "MVN", "Reshape",
+    "Transpose", "Concat", "Gather", "ShapeOf", "Squeeze", "Unsqueeze", "StridedSlice", "Slice", "Split", "Pad",
+    "NormalizeL2", "Select", "Greater", "Broadcast", "Tile", "TopK", "CumSum", "Sqrt"})
+_FOLDED_IF_REFUSES = frozenset({"Softmax", "Einsum"})
+
+
+def _op_of(layer: "Layer") -> str:
+    """The layer's op type as OpenVINO names it ("Softmax" for an IR's "SoftMax")."""
+    found = resolve(layer.type, layer.version)
+    return found[0] if found is not None and not isinstance(found, str) else layer.type
+
+
+def _recurrent_and_control(layer: "Layer", graph: "Graph", op: str, v: int) -> Iterator[Instance]:
+    if (op, v) in _WEIGHTED:
+        yield from _rnn_weights(layer, op, v)
+    elif op in _CHECKS:
+        yield from _check_outputs(layer, graph, op)
+    elif op == "If":
+        yield from _if_rank(layer, graph)
+    elif op == "FakeQuantize":
+        yield from _concat_quantized_out(layer, graph)
+    else:
+        yield from _back_edges(layer, graph, op)
+        if op == "TensorIterator":
+            yield from _ti_cell(layer, graph)
+
+
+_TI_CELLS = frozenset({("LSTMCell", 4), ("GRUCell", 3), ("RNNCell", 0)})
+_TI_AROUND = frozenset({"Squeeze", "Unsqueeze", "Reshape"})
+
+
+def _ti_cell(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """A TensorIterator of the main graph of a model whose inputs are all static, its body one LSTMCell-4,
+    GRUCell-3 or RNNCell-0 on constant weights between a Squeeze (Reshape) of the sliced input and an Unsqueeze
+    (Reshape) of its output: the form a CPU plugin turns into a sequence op. 2023.0 to 2023.2 compile it and their
+    first inference fails, but for some sets of outputs ("Dims and format are inconsistent", "Cannot find blob with
+    name"): the key holds the TensorIterator's outputs, each "last" (an iteration's value) or "concat" (the values
+    concatenated), "-unused" where nothing takes it."""
+    if graph.nested or not _static_inputs(graph) or len(layer.bodies) != 1:
+        return
+    inner = [la for la in layer.bodies[0].model.layers.values()
+             if la.kind not in ("parameter", "result") and not _constant(la)]
+    cells = [la for la in inner if (resolve(la.type, la.version) or ("", 0)) in _TI_CELLS]
+    if len(cells) != 1 or any(la is not cells[0] and _op_of(la) not in _TI_AROUND for la in inner):
+        return
+    cell = cells[0]
+    op, v = resolve(cell.type, cell.version)  # type: ignore[misc]
+    if any(i < len(cell.inputs) and (cell.inputs[i].source is None or cell.inputs[i].source.layer is None
+                                     or not _constant(cell.inputs[i].source.layer)) for i in _WEIGHTED[(op, v)]):
+        return
+    outs = []
+    for pm in layer.bodies[0].outputs:
+        port = next((q for q in layer.outputs if q.id == pm.attrs.get("external_port_id")), None)
+        if port is not None:
+            outs.append(("concat" if "axis" in pm.attrs else "last") + ("" if _used(graph, layer, port) else "-unused"))
+    yield Instance(layer, ("ti-cell", op, v, "+".join(sorted(outs))),
+                   f"TensorIterator over {op}-{v} '{cell.name}' (as a CPU plugin makes a sequence of it)")
+
+
+def _constant(layer: "Layer") -> bool:
+    """A Const, or a Convert of one (f16 weights decompressed: folded, a constant to a CPU plugin)."""
+    if layer.kind == "convert" and layer.inputs and layer.inputs[0].source is not None:
+        src = layer.inputs[0].source.layer
+        return src is not None and src.kind == "const"
+    return layer.kind == "const"
+
+
+def _static_inputs(graph: "Graph") -> bool:
+    """Every model input's shape static (OpenVINO's first inference on zeros measured only so)."""
+    return all(_static(graph.shape(la.outputs[0])) for la in graph.model.layers.values()
+               if la.kind == "parameter" and la.outputs)
+
+
+def _back_edges(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
+    """A Loop or TensorIterator of the main graph of a model whose inputs are all static, one of whose back edges
+    carries a value of another shape than its initial (static) one: "static-change" where the body's value is
+    static, of the same rank (a TensorFlow TensorArray: a buffer [T,1,1] broadcast to [T,B,H]; the first inference
+    fails: "object is not initialized", a Loop's on 2023.0 and 2023.1, a TensorIterator's on every release),
+    "rank-change" where it is static of another rank, "dynamic-rank" where it has a dynamic rank, "growing" where
+    its dims are dynamic (a buffer concatenated to). Only where OpenVINO's inference runs: static inputs."""
+    from .bodies import readings
+
+    if graph.nested or not _static_inputs(graph):
+        return
+    for body, inner in readings(layer, graph):
+        into = {e.to_layer: e.from_layer for e in body.back_edges}
+        for pm in body.inputs:
+            result = body.model.layers.get(into.get(pm.layer, ""))
+            ext = pm.attrs.get("external_port_id")
+            outer = next((q for q in layer.inputs if q.id == ext), None)
+            param = body.model.layers.get(pm.layer)
+            if result is None or not result.inputs or result.inputs[0].source is None or outer is None \
+                    or outer.source is None or param is None:
+                continue
+            before, after = graph.shape(outer.source), inner.shape(result.inputs[0].source)
+            if not _static(before) or _same_dims(before, after):
+                continue
+            if after is None or not param.outputs or inner.shape(param.outputs[0]) is None:
+                how, said = "dynamic-rank", "makes its rank dynamic"
+            elif _static(after) and len(after) != len(before):
+                how, said = "rank-change", "gives it another rank than its initial one"
+            elif _static(after):
+                how, said = "static-change", "gives it another static shape than its initial one"
+            else:
+                how, said = "growing", "gives it a shape that changes each iteration"
+            yield Instance(layer, ("back-edge", op, how), f"{op} whose back edge into '{param.name}' {said}")
+            return
+
+
+def _static(shape) -> bool:
+    return shape is not None and all(d.is_static for d in shape)
+
+
+def _same_dims(a, b) -> bool:
+    return a is not None and b is not None and len(a) == len(b) and all(
+        (x.lo, x.hi) == (y.lo, y.hi) for x, y in zip(a, b))
+
+
+def _rnn_weights(layer: "Layer", op: str, v: int) -> Iterator[Instance]:
+    """An RNN cell or sequence whose W, R or B input is no Const (a Const converted, as f16 weights are, counts as
+    one): 2023.0's CPU plugin says "Node expects constants as W, R, B inputs"."""
+    for i in _WEIGHTED[(op, v)]:
+        src = layer.inputs[i].source if i < len(layer.inputs) else None
+        if src is not None and src.layer is not None and not _constant(src.layer):
+            yield Instance(layer, ("rnn-weights", op, v),
+                           f"{op}-{v} whose {'WRB'[i - _WEIGHTED[(op, v)][0]]} input is no constant")
+            return
+
+
+def _check_outputs(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
+    """The boolean output of IsFinite, IsInf or IsNaN (2023.0's CPU plugin keeps it boolean; its Eltwise nodes
+    take no BOOL): with no Result among its users, the check itself is refused ("bool-out": unless its one user is
+    a logical op it fuses into, not claimed); with a Result among them, each other user is a feature ("bool-in",
+    by its type: a Select or a logical op is refused, a Convert or a reduction takes it). Main graph only."""
+    if graph.nested or not layer.outputs:
+        return
+    users = graph.model.consumers(layer.id, layer.outputs[0].id)
+    if not users:
+        return
+    if not any(u.kind == "result" for u, _ in users):
+        if len(users) == 1 and _op_of(users[0][0]) in _FUSES or not all(_op_of(u) in _CHECK_USERS for u, _ in users):
+            return  # a lone logical op it may fuse into; a user of a kind not measured
+        yield Instance(layer, ("bool-out", op), f"{op}-10 whose boolean output no Result takes")
+        return
+    for user, _ in users:
+        if user.kind != "result":
+            yield Instance(user, ("bool-in", _op_of(user)),
+                           f"{_op_of(user)} on the boolean output of {op}-10 '{layer.name}'")
+
+
+def _concat_quantized_out(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """A FakeQuantize on a Concat whose one user is a Convert (to the destination type in the key), as TFLite's
+    int8 models end: the process dies in 2023.0's and 2023.1's compile_model where the type is i8, u8 or i32."""
+    src = layer.inputs[0].source if layer.inputs else None
+    if src is None or src.layer is None or _op_of(src.layer) != "Concat" or not layer.outputs:
+        return
+    users = graph.model.consumers(layer.id, layer.outputs[0].id)
+    if len(users) != 1 or _op_of(users[0][0]) != "Convert":
+        return
+    to = (users[0][0].data.get("destination_type") or "").strip().lower()
+    if to:
+        yield Instance(layer, ("concat-fq-convert", to),
+                       f"FakeQuantize of a Concat converted to {to}")
+
+
+def _if_rank(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """An If that makes tensors of dynamic rank (OpenVINO's reading; inputs of static rank) that something uses.
+    Every release's CPU plugin refuses it up to 2025.4.1; from 2026.0 it folds an If whose condition compares a value
+    with itself (the same output, or the same dim of the same tensor: "same-value"), and then compiles the model
+    unless the dynamic rank reaches an op it refuses so (Softmax, Einsum: the op is in the key). The condition's kind:
+    "runtime" (a model input, or a comparison with a constant or of floating-point values: never folded),
+    "same-value", or "unknown" (anything else: claimed only where every If refuses)."""
+    from .graph import READ
+
+    dyn = [p for p in layer.outputs
+           if graph.shape(p) is None and graph.origin(p) in READ and _used(graph, layer, p)]
+    if not dyn or any(p.source is not None and graph.shape(p.source) is None for p in layer.inputs):
+        return
+    kind = _condition(graph, layer.inputs[0].source if layer.inputs else None, 0) or "unknown"
+    key: tuple = ("if-rank", kind)
+    if kind == "same-value":
+        reached = _reached(graph, dyn)
+        refused = sorted(reached & _FOLDED_IF_REFUSES)
+        if refused:
+            key = ("if-rank", kind, refused[0])
+        elif not reached <= _FOLDED_IF_TAKES:
+            key = ("if-rank", "unknown")
+    said = {"runtime": " (its condition known only at run time)", "same-value": " (its condition compares a value "
+            "with itself)", "unknown": ""}[kind]
+    yield Instance(layer, key, f"If-8 with outputs of dynamic rank{said}")
+
+
+def _condition(graph: "Graph", port, depth: int) -> str | None:
+    """"runtime", "same-value" or None (irreshape cannot tell) for the value of an If's condition."""
+    if port is None or port.layer is None or depth > 8:
+        return None
+    src = port.layer
+    if src.kind == "parameter":
+        return None if graph.nested else "runtime"
+    t = _op_of(src)
+    if t in _COMPARISONS and len(src.inputs) == 2:
+        a, b = src.inputs[0].source, src.inputs[1].source
+        if a is None or b is None:
+            return None
+        ta = graph.etype(a) or ""
+        if _same_value(graph, a, b) and ta.startswith(("i", "u")):
+            return "same-value"
+        if ta.startswith(("f", "bf")):
+            return "runtime"
+        for one, other in ((a, b), (b, a)):
+            if one.layer is not None and one.layer.kind == "const" and _from_input(graph, other):
+                return "runtime"
+        return None
+    if t in _PASSING:
+        n = _PASSING[t]
+        ins = src.inputs if n is None else src.inputs[:n]
+        kinds = [_condition(graph, p.source, depth + 1) for p in ins]
+        return "runtime" if kinds and all(k == "runtime" for k in kinds) else None
+    return None
+
+
+def _same_value(graph: "Graph", a, b) -> bool:
+    """The same output, or a Gather of the same index from a ShapeOf of the same tensor on both sides."""
+    if a is b:
+        return True
+    ga, gb = a.layer, b.layer
+    if ga is None or gb is None or _op_of(ga) != "Gather" or _op_of(gb) != "Gather":
+        return False
+    sa, sb = (g.inputs[0].source if g.inputs else None for g in (ga, gb))
+    if sa is None or sb is None or sa.layer is None or sb.layer is None:
+        return False
+    if _op_of(sa.layer) != "ShapeOf" or _op_of(sb.layer) != "ShapeOf":
+        return False
+    ta, tb = (s.layer.inputs[0].source if s.layer.inputs else None for s in (sa, sb))
+    if ta is None or ta is not tb:
+        return False
+    from ..shapes import values as V
+
+    got = [graph.input_tensor(g, i) for g in (ga, gb) for i in (1, 2)]
+    if not all(isinstance(t, V.Tensor) and t.is_const for t in got):
+        return False
+    return got[0].lo == got[2].lo and got[1].lo == got[3].lo  # type: ignore[union-attr]
+
+
+def _from_input(graph: "Graph", port) -> bool:
+    """The value depends on a model input (a Parameter of the main graph among its sources)."""
+    if graph.nested:
+        return False
+    seen: set[int] = set()
+    todo = [port]
+    while todo and len(seen) < 2000:
+        p = todo.pop()
+        la = p.layer
+        if la is None or id(la) in seen:
+            continue
+        seen.add(id(la))
+        if la.kind == "parameter":
+            return True
+        todo.extend(q.source for q in la.inputs if q.source is not None)
+    return False
+
+
+def _reached(graph: "Graph", ports: list) -> set[str]:
+    """The op types the tensors of dynamic rank from ``ports`` reach (through every op that keeps it dynamic)."""
+    reached: set[str] = set()
+    seen: set[int] = set()
+    todo = list(ports)
+    while todo and len(seen) < 10000:
+        port = todo.pop()
+        for user, _ in graph.model.consumers(port.layer.id, port.id):
+            reached.add(_op_of(user))
+            if id(user) in seen:
+                continue
+            seen.add(id(user))
+            todo.extend(o for o in user.outputs if graph.shape(o) is None)
+    return reached
 
 
 _RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze"})  # their dynamic rank is IR401's

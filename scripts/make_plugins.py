@@ -285,7 +285,10 @@ def reduce(probes: list, verdicts: dict, releases: list[str], explained: dict,
         i = RELEASES.index(release)
         for other in keys - {c.key}:
             runs = explained.get(other)
-            if runs and next((s for first, s, _ in reversed(runs) if first <= i), None) == got:
+            if runs and next((s for first, s, _ in reversed(runs) if first <= i), None) == got and any(
+                    c.key not in probes[q][4] and stage(q, release)[0] == got for q in by_key.get(other, ())):
+                # another feature explains it, shown to fail there by a probe of its own that does not hold this
+                # one (two features always together would otherwise explain each other away)
                 unclaimed.pop((c.name, release), None)  # irreshape reports it, for that other feature
                 return True
         return False

@@ -258,21 +258,24 @@ def _variable(name: str, shape: list, etype: str = "f32"):
 
 
 def _attention(kv: str, mask: str | None, sink: bool, dynamic: str, heads: tuple[int, int] = (4, 4)):
-    """ScaledDotProductAttention-13 with its keys and values from ``kv``: "input" (model inputs), "cache" (a
-    variable read, gathered by ``beam_idx``, the new keys concatenated and assigned back, as optimum-intel's
-    stateful decoders write it), "cache-nobeam" (the same without the Gather), "state" (a variable read as it is,
-    as a seq2seq decoder keeps the encoder's keys), or "elsewhere" (model inputs, and a variable elsewhere in the
-    model); ``mask`` an input of that element type, "scalar" (a Const 0) or None; ``sink`` a scale and an
-    attention sink after it (6 inputs); ``dynamic``: which dims are dynamic ("all": batch and lengths, "batch",
-    "mask": only the mask's key length, "q": only the query length, "none"); ``heads``: (query, key) heads, keys
-    broadcast to the query's heads (Unsqueeze, Broadcast, Reshape) where fewer."""
+    """A transformer's attention around ScaledDotProductAttention-13, as exporters write it: the query projected
+    from the hidden states (MatMul, Reshape, Transpose), the output transposed, reshaped and projected (MatMul);
+    the keys and values from ``kv``: "input" (projected from a second input, as an encoder or a cross-attention
+    computes them), "cache" (a variable read, gathered by ``beam_idx``, the new keys projected and concatenated and
+    assigned back, as optimum-intel's stateful decoders write it), "cache-nobeam" (the same without the Gather),
+    "state" (a variable read as it is, as a stateful seq2seq decoder keeps the encoder's keys), or "elsewhere"
+    (projected, and a variable elsewhere in the model); ``mask`` an input of that element type, "scalar" (a Const
+    0) or None; ``sink`` a scale and an attention sink after it (6 inputs); ``dynamic``: which dims are dynamic
+    ("all": batch and lengths, "batch", "mask": only the mask's key length, "q": only the query length, "none");
+    ``heads``: (query, key) heads, keys broadcast to the query's heads (Unsqueeze, Broadcast, Reshape) where
+    fewer."""
     import openvino as ov
     from openvino import opset1, opset6, opset8
     from openvino import opset13 as o
     from openvino.utils.node_factory import NodeFactory
 
     h, hkv = heads
-    e = 8
+    e, d = 8, 32
     b = -1 if dynamic in ("all", "batch") else 1
     q_len = -1 if dynamic in ("all", "q") else 4
     s = -1 if dynamic == "all" else 4
@@ -283,13 +286,20 @@ def _attention(kv: str, mask: str | None, sink: bool, dynamic: str, heads: tuple
         params.append(o.parameter(shape, getattr(ov.Type, t), name=name))
         return params[-1]
 
-    q = param("q", [b, h, q_len, e])
+    def project(x, n, val):
+        w = o.constant(np.full((n * e, d), val, np.float32))
+        y = opset1.reshape(opset1.matmul(x, w, False, True), o.constant(np.array([0, -1, n, e], np.int64)), True)
+        return o.transpose(y, o.constant(np.array([0, 2, 1, 3], np.int64)))
+
+    hidden = param("hidden_states", [b, q_len, d])
+    q = project(hidden, h, 0.01)
+    other = param("encoder_hidden_states", [b, s, d]) if kv in ("input", "elsewhere") else None
     beam = param("beam_idx", [b], "i32") if kv == "cache" else None
 
-    def keys(name):
+    def keys(name, val):
         if kv.startswith("cache"):
-            new = param(f"{name}_new", [b, hkv, q_len, e])
-            shape = o.concat([opset8.gather(o.shape_of(new), o.constant([0]), o.constant(0)),
+            new = project(hidden, hkv, val)
+            shape = o.concat([opset8.gather(o.shape_of(hidden), o.constant([0]), o.constant(0)),
                               o.constant(np.array([hkv, 0, e], np.int64))], 0)
             var = _variable(f"past_{name}", [b, hkv, -1, e])
             past = opset6.read_value(o.broadcast(o.constant(np.float32(0)), shape), var)
@@ -302,14 +312,14 @@ def _attention(kv: str, mask: str | None, sink: bool, dynamic: str, heads: tuple
             full = opset6.read_value(param(f"{name}_encoder", [b, hkv, s, e]), var)
             sinks.append(opset6.assign(full, var))
         else:
-            full = param(name, [b, hkv, s, e])
+            full = project(other, hkv, val)
         if hkv != h:
             full = o.broadcast(o.unsqueeze(full, o.constant([2])), o.constant(np.array([1, 1, h // hkv, 1, 1])),
                                broadcast_spec="BIDIRECTIONAL")
             full = opset1.reshape(full, o.constant(np.array([0, h, -1, e], np.int64)), True)
         return full
 
-    k, v = keys("k"), keys("v")
+    k, v = keys("k", 0.02), keys("v", 0.03)
     if kv == "elsewhere":
         x = param("x", [1, 3])
         var = _variable("other", [1, 3])
@@ -326,7 +336,10 @@ def _attention(kv: str, mask: str | None, sink: bool, dynamic: str, heads: tuple
     if sink:
         args += [o.constant(np.float32(0.125)).output(0), o.constant(np.zeros((1, h, 1, 1), np.float32)).output(0)]
     node = NodeFactory("opset13").create("ScaledDotProductAttention", args, {"causal": False})
-    return ov.Model([o.result(node), *results], sinks, params, "m")
+    y = opset1.reshape(o.transpose(node, o.constant(np.array([0, 2, 1, 3], np.int64))),
+                       o.constant(np.array([0, 0, h * e], np.int64)), True)
+    y = opset1.matmul(y, o.constant(np.full((d, h * e), 0.04, np.float32)), False, True)
+    return ov.Model([o.result(y), *results], sinks, params, "m")
 
 
 def _sdpa_key(kv: str, mask: str | None, sink: bool, dynamic: str) -> tuple:
@@ -359,6 +372,92 @@ def sdpa_state_cases() -> Iterator[Case]:
                         continue
                     yield Case(_slug("sdpa", kv, mask, "sink" if sink else "", dynamic, f"{heads[0]}x{heads[1]}"),
                                _sdpa_key(kv, mask, sink, dynamic), *made)
+
+
+def _mha(q: str, kv: str, out: str, sink: bool, dynamic: bool = True, heads: tuple[int, int] = (4, 4),
+         explicit: bool = False):
+    """ScaledDotProductAttention-13 without variables, its query and keys/values ``q``, ``kv`` "proj" (projected
+    from an input: MatMul, Reshape, Transpose), "input" (model inputs as they are: a decoder's cross-attention
+    past, exported stateless) or "relu" (an op on a model input); only the keys ("k-input") or the values
+    ("v-input") inputs; ``out``: what uses its output: "matmul" (transposed, reshaped, projected by a MatMul of
+    constant weights), "add-matmul" (a residual Add before it), "matmul-input" (a MatMul by a model input),
+    "result", "flat" (transposed and reshaped, a model output), "add" (that plus a residual, a model output); a
+    mask input; ``sink``: a scale and an attention sink; ``heads`` as in :func:`_attention`."""
+    import openvino as ov
+    from openvino import opset1
+    from openvino import opset13 as o
+    from openvino.utils.node_factory import NodeFactory
+
+    h, hkv = heads
+    b, q_len, s, e, d = (-1, -1, -1, 8, 32) if dynamic else (1, 4, 6, 8, 32)
+    params = []
+
+    def param(name, shape):
+        params.append(o.parameter(shape, ov.Type.f32, name=name))
+        return params[-1]
+
+    def const(a):
+        return o.constant(np.array(a, np.int64))
+
+    x, y = param("x", [b, q_len, d]), param("y", [b, s, d])
+
+    def source(name, how, n, val):
+        length = q_len if name == "q" else s
+        if how == "input" or how == f"{name}-input":
+            t = param(name, [b, n, length, e])
+        elif how == "relu":
+            t = opset1.relu(param(name, [b, n, length, e]))
+        else:
+            w = o.constant(np.full((n * e, d), val, np.float32))
+            t = o.transpose(opset1.reshape(opset1.matmul(x if name == "q" else y, w, False, True),
+                                           const([0, -1, n, e]), True), const([0, 2, 1, 3]))
+        if name != "q" and n != h:
+            t = o.broadcast(o.unsqueeze(t, o.constant([2])), const([1, 1, h // n, 1, 1]),
+                            broadcast_spec="BIDIRECTIONAL")
+            t = opset1.reshape(t, const([0, h, -1, e]), True)
+        return t
+
+    args = [source("q", q, h, 0.01).output(0), source("k", kv, hkv, 0.02).output(0),
+            source("v", kv, hkv, 0.03).output(0), param("mask", [b, 1, q_len, s]).output(0)]
+    if sink:
+        args += [o.constant(np.float32(0.125)).output(0), o.constant(np.zeros((1, h, 1, 1), np.float32)).output(0)]
+    if explicit:
+        scores = opset1.multiply(opset1.matmul(args[0], args[1], False, True), o.constant(np.float32(0.35)))
+        a = opset1.matmul(opset1.softmax(opset1.add(scores, args[3]), 3), args[2], False, False)
+    else:
+        a = NodeFactory("opset13").create("ScaledDotProductAttention", args, {"causal": False})
+    flat = opset1.reshape(o.transpose(a, const([0, 2, 1, 3])), const([0, 0, h * e]), True)
+    w = o.constant(np.full((d, h * e), 0.05, np.float32))
+    r = {"matmul": lambda: opset1.matmul(flat, w, False, True),
+         "add-matmul": lambda: opset1.matmul(opset1.add(flat, x), w, False, True),
+         "matmul-input": lambda: opset1.matmul(flat, param("w", [d, h * e]), False, True),
+         "result": lambda: a, "flat": lambda: flat, "add": lambda: opset1.add(flat, x)}[out]()
+    return ov.Model([o.result(r)], params, "m")
+
+
+def sdpa_mha_cases() -> Iterator[Case]:
+    """ScaledDotProductAttention-13 outside a KV cache (it becomes a MatMul-Softmax-MatMul subgraph), and that
+    subgraph written out (MatMul, Multiply, Add, Softmax, MatMul): keys or values
+    that are model inputs as they are, an output no MatMul uses (a model output, through Transpose, Reshape, Add
+    or not), with and without a sink, grouped keys; the controls: projected keys and values, an op on the inputs,
+    the output projected (also through a residual Add, also by a MatMul of a model input), a query that is an
+    input."""
+    for q, kv in (("proj", "proj"), ("proj", "input"), ("proj", "k-input"), ("proj", "v-input"), ("proj", "relu"),
+                  ("input", "proj")):
+        for out in ("matmul", "add-matmul", "matmul-input", "result", "flat", "add"):
+            for sink in (False, True):
+                for dynamic, heads in ((True, (4, 4)), (False, (4, 4)), (True, (4, 2))):
+                    if (dynamic, heads) != (True, (4, 4)) and (out not in ("matmul", "result") or q != "proj"):
+                        continue
+                    form = "kv-input" if "input" in kv else "output" if out in ("result", "flat", "add") else "plain"
+                    yield Case(_slug("mha", q, kv, out, "sink" if sink else "", "dyn" if dynamic else "static",
+                                     f"{heads[0]}x{heads[1]}"), ("sdpa-mha", form, "sink" if sink else ""),
+                               *_save(_mha(q, kv, out, sink, dynamic, heads)))
+    for kv in ("proj", "input", "k-input", "v-input"):  # written out as MatMul, Softmax, MatMul
+        for out in ("matmul", "result", "add"):
+            form = "kv-input" if "input" in kv else "output" if out in ("result", "add") else "plain"
+            yield Case(_slug("mha", "explicit", kv, out), ("sdpa-mha", form, ""),
+                       *_save(_mha("proj", kv, out, False, explicit=True)))
 
 
 def _dequantized(t: str, shape: tuple, scale_shape: tuple, zero_point: bool, via: str, scale: bool = True,
@@ -646,8 +745,8 @@ def cases() -> list[Case]:
     """Every case, in a stable order."""
     out: list[Case] = []
     for family in (op_cases(), param_cases(), rank_cases(), attr_cases(), sdpa_cases(), decompress_cases(),
-                   sdpa_state_cases(), decompress_matmul_cases(), decompress_gather_cases(), codebook_cases(),
-                   cross_attention_cases()):
+                   sdpa_state_cases(), sdpa_mha_cases(), decompress_matmul_cases(), decompress_gather_cases(),
+                   codebook_cases(), cross_attention_cases()):
         out.extend(family)
     seen: set[str] = set()
     for c in out:

@@ -181,6 +181,9 @@ def _today(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
         yield from _codebook(layer, graph)
     elif op == "ScaledDotProductAttention":
         yield from _state_init(layer, graph)
+        yield from _mha(layer, graph)
+    elif op == "Softmax":
+        yield from _mha_written(layer, graph)
 
 
 def _users(graph: "Graph", layer: "Layer", k: int = 0) -> list:
@@ -338,6 +341,89 @@ def _into_matmul(graph: "Graph", layer: "Layer") -> bool:
                 if user.type in ("Transpose", "Reshape", "Convert", "Add", "MVN"):
                     nxt.append(user)
         todo = nxt
+    return False
+
+
+_GROUPED = frozenset({"Unsqueeze", "Broadcast", "Reshape", "Convert"})  # keys broadcast to the query's heads
+
+
+def _behind(layer: "Layer | None") -> "Layer | None":
+    """The layer keys come from, past the broadcast of grouped keys to the query's heads and Converts."""
+    while layer is not None and layer.type in _GROUPED:
+        layer = _source(layer, 0)
+    return layer
+
+
+def _in_cache(layer: "Layer | None") -> bool:
+    """A KV cache: a Concat of a variable read (gathered by the beams or not) and the new keys."""
+    if layer is None or layer.type != "Concat":
+        return False
+    for k in range(len(layer.inputs)):
+        src = _source(layer, k)
+        if src is not None and src.type == "Gather":
+            src = _source(src, 0)
+        if src is not None and src.type == "ReadValue":
+            return True
+    return False
+
+
+def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """ScaledDotProductAttention outside a KV cache (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph):
+    ``("sdpa-mha", form, "sink" | "")``, form "kv-input" where its keys or values are model inputs as they are (a
+    decoder's cross-attention past exported stateless), "output" where no MatMul is computed from its output (it
+    reaches only model outputs), else "plain". Measured (sdpa_mha_cases): 2025.3 to 2025.4.1 refuse the first
+    two on this bf16 machine ("BrgemmCopyB expression is not found", "Supported precisions set is not available for
+    Constant operation."), 2025.3 only with a sink."""
+    ins = layer.inputs
+    if len(ins) < 3 or any(_in_cache(_behind(_source(layer, k))) for k in (1, 2)):
+        return
+    sink = "sink" if len(ins) > 5 else ""
+    if any((src := _behind(_source(layer, k))) is not None and src.type == "Parameter" for k in (1, 2)):
+        form = "kv-input"
+    else:
+        form = "plain" if _used_by_matmul(graph, layer) else "output"
+    what = {"kv-input": "ScaledDotProductAttention-13 whose keys or values are model inputs",
+            "output": "ScaledDotProductAttention-13 whose output no MatMul uses",
+            "plain": "ScaledDotProductAttention-13"}[form]
+    yield Instance(layer, ("sdpa-mha", form, sink), what)
+
+
+def _mha_written(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """The same attention written out (T5's export): a MatMul of the query and the keys, Multiply, Divide, Add (the
+    scale, the mask) or not, the Softmax, a MatMul of it (first input) and the values; the feature on the Softmax."""
+    scores = _source(layer, 0)
+    while scores is not None and scores.type in ("Add", "Multiply", "Divide", "Convert"):
+        scores = _source(scores, 0)
+    if scores is None or scores.type != "MatMul":
+        return
+    out = next((u for u, p in _users(graph, layer) if u.type == "MatMul" and p.id == u.inputs[0].id), None)
+    if out is None:
+        return
+    keys, values = _behind(_source(scores, 1)), _behind(_source(out, 1))
+    if _in_cache(keys) or _in_cache(values):
+        return
+    if any(x is not None and x.type == "Parameter" for x in (keys, values)):
+        form = "kv-input"
+    else:
+        form = "plain" if _used_by_matmul(graph, out) else "output"
+    what = {"kv-input": "an attention (MatMul, Softmax, MatMul) whose keys or values are model inputs",
+            "output": "an attention (MatMul, Softmax, MatMul) whose output no MatMul uses",
+            "plain": "an attention (MatMul, Softmax, MatMul)"}[form]
+    yield Instance(layer, ("sdpa-mha", form, ""), what)
+
+
+def _used_by_matmul(graph: "Graph", layer: "Layer") -> bool:
+    """A MatMul among the layers computed from the layer's output (through any layers; a search of 64 layers that
+    ends without having seen them all counts as yes: irreshape claims nothing it did not look at)."""
+    todo, seen = [layer], {layer.id}
+    while todo:
+        node = todo.pop()
+        for user, _ in _users(graph, node):
+            if user.type == "MatMul" or len(seen) >= 64:
+                return True
+            if user.id not in seen:
+                seen.add(user.id)
+                todo.append(user)
     return False
 
 

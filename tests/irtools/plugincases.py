@@ -437,11 +437,12 @@ def _mha(q: str, kv: str, out: str, sink: bool, dynamic: bool = True, heads: tup
 
 def sdpa_mha_cases() -> Iterator[Case]:
     """ScaledDotProductAttention-13 outside a KV cache (it becomes a MatMul-Softmax-MatMul subgraph), and that
-    subgraph written out (MatMul, Multiply, Add, Softmax, MatMul): keys or values
-    that are model inputs as they are, an output no MatMul uses (a model output, through Transpose, Reshape, Add
-    or not), with and without a sink, grouped keys; the controls: projected keys and values, an op on the inputs,
-    the output projected (also through a residual Add, also by a MatMul of a model input), a query that is an
-    input."""
+    subgraph written out (MatMul, Multiply, Add, Softmax, MatMul): keys, values or both that are model inputs as
+    they are, an output no MatMul uses (a model output, through Transpose, Reshape, Add or not), with and without
+    a sink, static and dynamic; the controls: projected keys and values, an op on the inputs, grouped keys (input
+    keys broadcast to the query's heads), the output projected (also through a residual Add, also by a MatMul of a
+    model input), a query that is an input."""
+    forms = {"proj": "plain", "relu": "plain", "input": "kv-input", "k-input": "k-input", "v-input": "v-input"}
     for q, kv in (("proj", "proj"), ("proj", "input"), ("proj", "k-input"), ("proj", "v-input"), ("proj", "relu"),
                   ("input", "proj")):
         for out in ("matmul", "add-matmul", "matmul-input", "result", "flat", "add"):
@@ -449,15 +450,19 @@ def sdpa_mha_cases() -> Iterator[Case]:
                 for dynamic, heads in ((True, (4, 4)), (False, (4, 4)), (True, (4, 2))):
                     if (dynamic, heads) != (True, (4, 4)) and (out not in ("matmul", "result") or q != "proj"):
                         continue
-                    form = "kv-input" if "input" in kv else "output" if out in ("result", "flat", "add") else "plain"
+                    form = forms[kv] if heads == (4, 4) else "plain"
+                    if form == "plain" and out in ("result", "flat", "add"):
+                        form = "output"
+                    key = ("sdpa-mha", form, "sink" if sink else "", "dynamic" if dynamic else "static")
                     yield Case(_slug("mha", q, kv, out, "sink" if sink else "", "dyn" if dynamic else "static",
-                                     f"{heads[0]}x{heads[1]}"), ("sdpa-mha", form, "sink" if sink else ""),
-                               *_save(_mha(q, kv, out, sink, dynamic, heads)))
+                                     f"{heads[0]}x{heads[1]}"), key, *_save(_mha(q, kv, out, sink, dynamic, heads)))
     for kv in ("proj", "input", "k-input", "v-input"):  # written out as MatMul, Softmax, MatMul
         for out in ("matmul", "result", "add"):
-            form = "kv-input" if "input" in kv else "output" if out in ("result", "add") else "plain"
-            yield Case(_slug("mha", "explicit", kv, out), ("sdpa-mha", form, ""),
-                       *_save(_mha("proj", kv, out, False, explicit=True)))
+            for dynamic in (True, False):
+                form = forms[kv] if kv != "proj" else "output" if out in ("result", "add") else "plain"
+                yield Case(_slug("mha", "explicit", kv, out, "dyn" if dynamic else "static"),
+                           ("mha", form, "dynamic" if dynamic else "static"),
+                           *_save(_mha("proj", kv, out, False, dynamic, explicit=True)))
 
 
 def _dequantized(t: str, shape: tuple, scale_shape: tuple, zero_point: bool, via: str, scale: bool = True,
@@ -707,7 +712,7 @@ def _cross_attention(*, k: str = "state", v: str = "state", mask: str = "bool", 
 
 CROSS_ATTENTION = {  # name: (keyword arguments, is it a probe of the feature)
     "both": ({}, True), "k-input": (dict(k="input"), True), "k-direct": (dict(k="direct"), True),
-    "v-input": (dict(v="input"), True), "static": (dict(dynamic=False), True),
+    "v-input": (dict(v="input"), True),
     "mask-f32": (dict(mask="f32"), True), "mask-zeros": (dict(mask="zeros"), True),
     "noscale": (dict(scale=False), True),
     "weights-f16": (dict(weights="f16"), True), "weights-u8": (dict(weights="u8"), True),

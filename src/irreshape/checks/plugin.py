@@ -31,6 +31,11 @@ Features (each measured on small models that hold it and on real files; see scri
   ("f16,zp");
 * ``("codebook-matmul", etype)``: a Gather of a 1-D Const codebook by Const indices (of that element type at the
   Gather), scaled, reshaped or converted into a MatMul: NNCF's codebook compression (cb4);
+* ``("sdpa-mha", form, "sink" | "", "static" | "dynamic")``: ScaledDotProductAttention outside a KV cache (the CPU
+  plugin makes it a MatMul-Softmax-MatMul subgraph), ``form`` "kv-input", "k-input", "v-input" where its keys,
+  values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), "output" where
+  no MatMul is computed from its output, else "plain"; ``("mha", form, "static" | "dynamic")``: the same attention
+  written out (MatMul, Softmax, MatMul: T5's export), on the Softmax;
 * ``("sdpa-state-init",)``: a seq2seq decoder's cross-attention as optimum-intel's stateful export writes it:
   ScaledDotProductAttention whose keys or values are a variable (ReadValue) initialised by a MatMul of constant
   weights, of the encoder states kept in another variable, that path its own, the attention mask shaped by the
@@ -367,30 +372,46 @@ def _in_cache(layer: "Layer | None") -> bool:
     return False
 
 
+def _attention_form(graph: "Graph", keys: "Layer | None", values: "Layer | None", out: "Layer") -> str:
+    """Which of the keys and values are model inputs as they are ("kv-input", "k-input", "v-input"), else
+    "output" where no MatMul is computed from the attention's output ``out``, else "plain"."""
+    k = keys is not None and keys.type == "Parameter"
+    v = values is not None and values.type == "Parameter"
+    if k or v:
+        return "kv-input" if k and v else "k-input" if k else "v-input"
+    return "plain" if _used_by_matmul(graph, out) else "output"
+
+
+_FORMS = {"kv-input": "whose keys and values are model inputs", "k-input": "whose keys are a model input",
+          "v-input": "whose values are a model input", "output": "whose output no MatMul uses", "plain": ""}
+
+
+def _static(graph: "Graph", ports) -> str:
+    shapes = [graph.shape(p.source) if p.source is not None else None for p in ports]
+    return "static" if all(s is not None and all(d.is_static for d in s) for s in shapes) else "dynamic"
+
+
 def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """ScaledDotProductAttention outside a KV cache (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph):
-    ``("sdpa-mha", form, "sink" | "")``, form "kv-input" where its keys or values are model inputs as they are (a
-    decoder's cross-attention past exported stateless), "output" where no MatMul is computed from its output (it
-    reaches only model outputs), else "plain". Measured (sdpa_mha_cases): 2025.3 to 2025.4.1 refuse the first
-    two on this bf16 machine ("BrgemmCopyB expression is not found", "Supported precisions set is not available for
-    Constant operation."), 2025.3 only with a sink."""
+    ``("sdpa-mha", form, "sink" | "", "static" | "dynamic")``, form :func:`_attention_form` (the keys and values
+    as they reach it: grouped keys broadcast to the query's heads are not model inputs as they are), the query,
+    keys and values of static shape or not. Measured (sdpa_mha_cases) on this bf16 machine: 2025.3 to 2025.4.1
+    refuse values that are a model input, keys that are one on dynamic shapes, an output no MatMul uses ("BrgemmCopyB
+    expression is not found", "Supported precisions set is not available for Constant operation."), 2025.3 only
+    with a sink (a stateless seq2seq decoder with past: its cross-attention's keys and values are inputs)."""
     ins = layer.inputs
     if len(ins) < 3 or any(_in_cache(_behind(_source(layer, k))) for k in (1, 2)):
         return
-    sink = "sink" if len(ins) > 5 else ""
-    if any((src := _behind(_source(layer, k))) is not None and src.type == "Parameter" for k in (1, 2)):
-        form = "kv-input"
-    else:
-        form = "plain" if _used_by_matmul(graph, layer) else "output"
-    what = {"kv-input": "ScaledDotProductAttention-13 whose keys or values are model inputs",
-            "output": "ScaledDotProductAttention-13 whose output no MatMul uses",
-            "plain": "ScaledDotProductAttention-13"}[form]
-    yield Instance(layer, ("sdpa-mha", form, sink), what)
+    form = _attention_form(graph, _source(layer, 1), _source(layer, 2), layer)
+    yield Instance(layer, ("sdpa-mha", form, "sink" if len(ins) > 5 else "", _static(graph, ins[:3])),
+                   f"ScaledDotProductAttention-13 {_FORMS[form]}".strip())
 
 
 def _mha_written(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """The same attention written out (T5's export): a MatMul of the query and the keys, Multiply, Divide, Add (the
-    scale, the mask) or not, the Softmax, a MatMul of it (first input) and the values; the feature on the Softmax."""
+    scale, the mask) or not, the Softmax, a MatMul of it (first input) and the values: ``("mha", form, "static" |
+    "dynamic")`` on the Softmax (measured: 2025.3 to 2025.4.1 refuse values that are a model input and an output
+    no MatMul uses; keys that are one are taken)."""
     scores = _source(layer, 0)
     while scores is not None and scores.type in ("Add", "Multiply", "Divide", "Convert"):
         scores = _source(scores, 0)
@@ -399,17 +420,12 @@ def _mha_written(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     out = next((u for u, p in _users(graph, layer) if u.type == "MatMul" and p.id == u.inputs[0].id), None)
     if out is None:
         return
-    keys, values = _behind(_source(scores, 1)), _behind(_source(out, 1))
-    if _in_cache(keys) or _in_cache(values):
+    keys, values = _source(scores, 1), _source(out, 1)
+    if _in_cache(_behind(keys)) or _in_cache(_behind(values)):
         return
-    if any(x is not None and x.type == "Parameter" for x in (keys, values)):
-        form = "kv-input"
-    else:
-        form = "plain" if _used_by_matmul(graph, out) else "output"
-    what = {"kv-input": "an attention (MatMul, Softmax, MatMul) whose keys or values are model inputs",
-            "output": "an attention (MatMul, Softmax, MatMul) whose output no MatMul uses",
-            "plain": "an attention (MatMul, Softmax, MatMul)"}[form]
-    yield Instance(layer, ("sdpa-mha", form, ""), what)
+    form = _attention_form(graph, keys, values, out)
+    yield Instance(layer, ("mha", form, _static(graph, (*scores.inputs[:2], out.inputs[1]))),
+                   f"an attention (MatMul, Softmax, MatMul) {_FORMS[form]}".strip())
 
 
 def _used_by_matmul(graph: "Graph", layer: "Layer") -> bool:

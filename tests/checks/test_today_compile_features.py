@@ -59,8 +59,10 @@ def _written(tmp_path: Path, name: str, xml: str, weights: bytes) -> Path:
     ("resnet", set()),
 ])
 def test_today_exports(name, keys):
-    # an attention of none of the forms some release refuses ("plain") is left out
-    assert {k for k in _features(TODAY / f"{name}.xml") if "plain" not in k} == keys
+    # an attention of none of the forms some release refuses (computed keys and values, its output projected) is
+    # left out
+    found = set(_features(TODAY / f"{name}.xml"))
+    assert {k for k in found if k[0] not in ("sdpa-mha", "mha") or k[1:3] != ("computed", "matmul")} == keys
 
 
 def test_features_on_the_layers_the_releases_name():

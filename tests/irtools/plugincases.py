@@ -346,6 +346,8 @@ def _sdpa_key(kv: str, mask: str | None, sink: bool, dynamic: str) -> tuple:
     """The feature a probe of :func:`_attention` is for (that of :func:`irreshape.checks.plugin._sdpa`)."""
     state = "stateless" if kv == "input" else "stateful"
     shape = "static" if dynamic == "none" and not kv.startswith("cache") else "dynamic"
+    if kv.startswith("cache") and dynamic == "none":
+        shape = "cache-static"
     if mask == "boolean" or not sink:
         return ("sdpa-mask", mask if mask != "scalar" else "f32", shape, state)
     return ("sdpa-sink", state, shape)
@@ -442,7 +444,8 @@ def sdpa_mha_cases() -> Iterator[Case]:
     a sink, static and dynamic; the controls: projected keys and values, an op on the inputs, grouped keys (input
     keys broadcast to the query's heads), the output projected (also through a residual Add, also by a MatMul of a
     model input), a query that is an input."""
-    forms = {"proj": "plain", "relu": "plain", "input": "kv-input", "k-input": "k-input", "v-input": "v-input"}
+    inputs_of = {"proj": "computed", "relu": "computed", "input": "kv-input", "k-input": "k-input",
+                 "v-input": "v-input"}
     for q, kv in (("proj", "proj"), ("proj", "input"), ("proj", "k-input"), ("proj", "v-input"), ("proj", "relu"),
                   ("input", "proj")):
         for out in ("matmul", "add-matmul", "matmul-input", "result", "flat", "add"):
@@ -450,18 +453,17 @@ def sdpa_mha_cases() -> Iterator[Case]:
                 for dynamic, heads in ((True, (4, 4)), (False, (4, 4)), (True, (4, 2))):
                     if (dynamic, heads) != (True, (4, 4)) and (out not in ("matmul", "result") or q != "proj"):
                         continue
-                    form = forms[kv] if heads == (4, 4) else "plain"
-                    if form == "plain" and out in ("result", "flat", "add"):
-                        form = "output"
-                    key = ("sdpa-mha", form, "sink" if sink else "", "dynamic" if dynamic else "static")
+                    inputs = inputs_of[kv] if heads == (4, 4) else "computed"
+                    use = "output" if out in ("result", "flat", "add") else "matmul"
+                    key = ("sdpa-mha", inputs, use, "sink" if sink else "", "dynamic" if dynamic else "static")
                     yield Case(_slug("mha", q, kv, out, "sink" if sink else "", "dyn" if dynamic else "static",
                                      f"{heads[0]}x{heads[1]}"), key, *_save(_mha(q, kv, out, sink, dynamic, heads)))
     for kv in ("proj", "input", "k-input", "v-input"):  # written out as MatMul, Softmax, MatMul
         for out in ("matmul", "result", "add"):
             for dynamic in (True, False):
-                form = forms[kv] if kv != "proj" else "output" if out in ("result", "add") else "plain"
-                yield Case(_slug("mha", "explicit", kv, out, "dyn" if dynamic else "static"),
-                           ("mha", form, "dynamic" if dynamic else "static"),
+                key = ("mha", inputs_of[kv], "output" if out in ("result", "add") else "matmul",
+                       "dynamic" if dynamic else "static")
+                yield Case(_slug("mha", "explicit", kv, out, "dyn" if dynamic else "static"), key,
                            *_save(_mha("proj", kv, out, False, dynamic, explicit=True)))
 
 

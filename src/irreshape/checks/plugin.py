@@ -31,11 +31,11 @@ Features (each measured on small models that hold it and on real files; see scri
   ("f16,zp");
 * ``("codebook-matmul", etype)``: a Gather of a 1-D Const codebook by Const indices (of that element type at the
   Gather), scaled, reshaped or converted into a MatMul: NNCF's codebook compression (cb4);
-* ``("sdpa-mha", form, "sink" | "", "static" | "dynamic")``: ScaledDotProductAttention outside a KV cache (the CPU
-  plugin makes it a MatMul-Softmax-MatMul subgraph), ``form`` "kv-input", "k-input", "v-input" where its keys,
-  values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), "output" where
-  no MatMul is computed from its output, else "plain"; ``("mha", form, "static" | "dynamic")``: the same attention
-  written out (MatMul, Softmax, MatMul: T5's export), on the Softmax;
+* ``("sdpa-mha", inputs, use, "sink" | "", "static" | "dynamic")``: ScaledDotProductAttention outside a KV cache (the CPU
+  plugin makes it a MatMul-Softmax-MatMul subgraph), ``inputs`` "kv-input", "k-input", "v-input" where its keys,
+  values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), else
+  "computed"; ``use`` "matmul" where a MatMul is computed from its output, else "output"; ``("mha", inputs, use,
+  "static" | "dynamic")``: the same attention written out (MatMul, Softmax, MatMul: T5's export), on the Softmax;
 * ``("sdpa-state-init",)``: a seq2seq decoder's cross-attention as optimum-intel's stateful export writes it:
   ScaledDotProductAttention whose keys or values are a variable (ReadValue) initialised by a MatMul of constant
   weights, of the encoder states kept in another variable, that path its own, the attention mask shaped by the
@@ -141,13 +141,17 @@ def _empty(layer: "Layer", op: str, v: int, what: str) -> Iterator[Instance]:
 
 
 def _sdpa(layer: "Layer", graph: "Graph", stateful: bool) -> Iterator[Instance]:
-    """The mask's element type and the sink, with the shapes (static or not) and the model's variables: a boolean
-    mask or a sink with a dynamic dim fails 2023.3 in a model without variables and 2023.3 to 2024.6 in one with
-    them, wherever the variables are (measured: tests/irtools/plugincases.py sdpa_state_cases)."""
+    """The mask's element type and the sink, with the shapes (static or not; "cache-static" a KV cache read by a
+    query of static shape) and the model's variables: a boolean mask or a sink with a dynamic dim fails 2023.3 in a
+    model without variables and 2023.3 to 2024.6 in one with them, wherever the variables are (measured:
+    tests/irtools/plugincases.py sdpa_state_cases)."""
     ins = layer.inputs
     state = "stateful" if stateful else "stateless"
     shapes = [graph.shape(p.source) if p.source is not None else None for p in ins[:4]]
     shape = "static" if all(s is not None and all(d.is_static for d in s) for s in shapes) else "dynamic"
+    if shape == "dynamic" and len(ins) > 1 and _in_cache(_behind(_source(layer, 1))) \
+            and _static(graph, ins[:1]) == "static":
+        shape = "cache-static"  # a KV cache read by a query of static shape
     t = None
     if len(ins) > 3 and ins[3].source is not None:
         t = graph.etype(ins[3].source)
@@ -372,18 +376,21 @@ def _in_cache(layer: "Layer | None") -> bool:
     return False
 
 
-def _attention_form(graph: "Graph", keys: "Layer | None", values: "Layer | None", out: "Layer") -> str:
-    """Which of the keys and values are model inputs as they are ("kv-input", "k-input", "v-input"), else
-    "output" where no MatMul is computed from the attention's output ``out``, else "plain"."""
+def _attention_form(graph: "Graph", keys: "Layer | None", values: "Layer | None", out: "Layer") -> tuple[str, str]:
+    """(which of the keys and values are model inputs as they are: "kv-input", "k-input", "v-input" or
+    "computed"; "matmul" where a MatMul is computed from the attention's output ``out``, else "output")."""
     k = keys is not None and keys.type == "Parameter"
     v = values is not None and values.type == "Parameter"
-    if k or v:
-        return "kv-input" if k and v else "k-input" if k else "v-input"
-    return "plain" if _used_by_matmul(graph, out) else "output"
+    inputs = "kv-input" if k and v else "k-input" if k else "v-input" if v else "computed"
+    return inputs, "matmul" if _used_by_matmul(graph, out) else "output"
 
 
-_FORMS = {"kv-input": "whose keys and values are model inputs", "k-input": "whose keys are a model input",
-          "v-input": "whose values are a model input", "output": "whose output no MatMul uses", "plain": ""}
+def _form_words(inputs: str, use: str) -> str:
+    words = {"kv-input": "whose keys and values are model inputs", "k-input": "whose keys are a model input",
+             "v-input": "whose values are a model input", "computed": ""}[inputs]
+    if use == "output":
+        words += (" and " if words else "") + "whose output no MatMul uses"
+    return words
 
 
 def _static(graph: "Graph", ports) -> str:
@@ -393,7 +400,7 @@ def _static(graph: "Graph", ports) -> str:
 
 def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """ScaledDotProductAttention outside a KV cache (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph):
-    ``("sdpa-mha", form, "sink" | "", "static" | "dynamic")``, form :func:`_attention_form` (the keys and values
+    ``("sdpa-mha", inputs, use, "sink" | "", "static" | "dynamic")``: :func:`_attention_form` (the keys and values
     as they reach it: grouped keys broadcast to the query's heads are not model inputs as they are), the query,
     keys and values of static shape or not. Measured (sdpa_mha_cases) on this bf16 machine: 2025.3 to 2025.4.1
     refuse values that are a model input, keys that are one on dynamic shapes, an output no MatMul uses ("BrgemmCopyB
@@ -402,16 +409,16 @@ def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     ins = layer.inputs
     if len(ins) < 3 or any(_in_cache(_behind(_source(layer, k))) for k in (1, 2)):
         return
-    form = _attention_form(graph, _source(layer, 1), _source(layer, 2), layer)
-    yield Instance(layer, ("sdpa-mha", form, "sink" if len(ins) > 5 else "", _static(graph, ins[:3])),
-                   f"ScaledDotProductAttention-13 {_FORMS[form]}".strip())
+    inputs, use = _attention_form(graph, _source(layer, 1), _source(layer, 2), layer)
+    yield Instance(layer, ("sdpa-mha", inputs, use, "sink" if len(ins) > 5 else "", _static(graph, ins[:3])),
+                   f"ScaledDotProductAttention-13 {_form_words(inputs, use)}".strip())
 
 
 def _mha_written(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """The same attention written out (T5's export): a MatMul of the query and the keys, Multiply, Divide, Add (the
-    scale, the mask) or not, the Softmax, a MatMul of it (first input) and the values: ``("mha", form, "static" |
-    "dynamic")`` on the Softmax (measured: 2025.3 to 2025.4.1 refuse values that are a model input and an output
-    no MatMul uses; keys that are one are taken)."""
+    scale, the mask) or not, the Softmax, a MatMul of it (first input) and the values: ``("mha", inputs, use,
+    "static" | "dynamic")`` on the Softmax (measured: 2025.3 to 2025.4.1 refuse values that are a model input and
+    an output no MatMul uses; keys that are one are taken)."""
     scores = _source(layer, 0)
     while scores is not None and scores.type in ("Add", "Multiply", "Divide", "Convert"):
         scores = _source(scores, 0)
@@ -423,9 +430,9 @@ def _mha_written(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     keys, values = _source(scores, 1), _source(out, 1)
     if _in_cache(_behind(keys)) or _in_cache(_behind(values)):
         return
-    form = _attention_form(graph, keys, values, out)
-    yield Instance(layer, ("mha", form, _static(graph, (*scores.inputs[:2], out.inputs[1]))),
-                   f"an attention (MatMul, Softmax, MatMul) {_FORMS[form]}".strip())
+    inputs, use = _attention_form(graph, keys, values, out)
+    yield Instance(layer, ("mha", inputs, use, _static(graph, (*scores.inputs[:2], out.inputs[1]))),
+                   f"an attention (MatMul, Softmax, MatMul) {_form_words(inputs, use)}".strip())
 
 
 def _used_by_matmul(graph: "Graph", layer: "Layer") -> bool:

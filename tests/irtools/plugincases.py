@@ -456,7 +456,7 @@ def sdpa_mha_cases() -> Iterator[Case]:
                         continue
                     inputs = inputs_of[kv] if heads == (4, 4) else "computed"
                     use = "output" if out in ("result", "flat", "add") else "matmul"
-                    key = ("sdpa-mha", inputs, use, "", "dynamic" if dynamic else "static")
+                    key = ("sdpa-mha", inputs, use, "dynamic" if dynamic else "static")
                     if sink:  # the feature of an attention with a sink: sdpa-sink (of these, 2025.3 refuses some)
                         key = ("sdpa-sink", "stateless", "dynamic" if dynamic else "static")
                     yield Case(_slug("mha", q, kv, out, "sink" if sink else "", "dyn" if dynamic else "static",

@@ -31,9 +31,9 @@ Features (each measured on small models that hold it and on real files; see scri
   ("f16,zp");
 * ``("codebook-matmul", etype)``: a Gather of a 1-D Const codebook by Const indices (of that element type at the
   Gather), scaled, reshaped or converted into a MatMul: NNCF's codebook compression (cb4);
-* ``("sdpa-mha", inputs, use, "sink" | "", "static" | "dynamic")``: ScaledDotProductAttention outside a KV cache (the CPU
-  plugin makes it a MatMul-Softmax-MatMul subgraph), ``inputs`` "kv-input", "k-input", "v-input" where its keys,
-  values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), else
+* ``("sdpa-mha", inputs, use, "static" | "dynamic")``: ScaledDotProductAttention without a sink outside a KV cache
+  (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph), ``inputs`` "kv-input", "k-input", "v-input" where
+  its keys, values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), else
   "computed"; ``use`` "matmul" where a MatMul is computed from its output, else "output"; ``("mha", inputs, use,
   "static" | "dynamic")``: the same attention written out (MatMul, Softmax, MatMul: T5's export), on the Softmax;
 * ``("sdpa-state-init",)``: a seq2seq decoder's cross-attention as optimum-intel's stateful export writes it:
@@ -400,7 +400,7 @@ def _static(graph: "Graph", ports) -> str:
 
 def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """ScaledDotProductAttention outside a KV cache (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph):
-    ``("sdpa-mha", inputs, use, "sink" | "", "static" | "dynamic")``: :func:`_attention_form` (the keys and values
+    ``("sdpa-mha", inputs, use, "static" | "dynamic")``: :func:`_attention_form` (the keys and values
     as they reach it: grouped keys broadcast to the query's heads are not model inputs as they are), the query,
     keys and values of static shape or not. Measured (sdpa_mha_cases) on this bf16 machine: 2025.3 to 2025.4.1
     refuse values that are a model input, keys that are one on dynamic shapes, an output no MatMul uses ("BrgemmCopyB
@@ -411,7 +411,7 @@ def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     if len(ins) < 3 or len(ins) > 5 or any(_in_cache(_behind(_source(layer, k))) for k in (1, 2)):
         return  # with a sink: ("sdpa-sink", ...) alone (its crash on 2023.3 is one root cause)
     inputs, use = _attention_form(graph, _source(layer, 1), _source(layer, 2), layer)
-    yield Instance(layer, ("sdpa-mha", inputs, use, "", _static(graph, ins[:3])),
+    yield Instance(layer, ("sdpa-mha", inputs, use, _static(graph, ins[:3])),
                    f"ScaledDotProductAttention-13 {_form_words(inputs, use)}".strip())
 
 

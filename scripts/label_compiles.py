@@ -10,6 +10,10 @@ The files: every IR under tests/data (but the generated read-stage cases of test
 plus any ``--extra DIR`` (judged, not labelled: a corpus outside the repository).
 
     python scripts/label_compiles.py [--releases ...] [--extra /work/corpus/frontends] [--no-write] [-v]
+                                     [--only today/ --only models/ ...]
+
+``--only PREFIX`` judges only the files whose label starts with one of the prefixes (``today/``, ``wild-ir/``,
+``extra:/work/corpus/llm``); labels are written only for a full run.
 """
 
 from __future__ import annotations
@@ -65,9 +69,10 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--extra", action="append", default=[])
     ap.add_argument("--no-write", action="store_true")
     ap.add_argument("-v", action="store_true", help="print every disagreement with the release's words")
+    ap.add_argument("--only", action="append", default=[], help="only the files whose label starts so")
     args = ap.parse_args(argv)
     releases = args.releases.split(",")
-    judged = files(args.extra)
+    judged = [(label, p) for label, p in files(args.extra) if not args.only or label.startswith(tuple(args.only))]
     measured: dict[str, list[dict]] = {}
     for release in releases:
         t = time.time()
@@ -99,7 +104,7 @@ def main(argv: list[str]) -> int:
             print(f"  {kind}: {label} on {r}: release {theirs}, irreshape {mine}"
                   + (f": {(words(said) or '')[:200]!r}" if args.v and said else ""))
     print(json.dumps(tally))
-    if not args.no_write and set(releases) == set(RELEASES):
+    if not args.no_write and set(releases) == set(RELEASES) and not args.only:
         LABELS.write_text(json.dumps({"releases": list(RELEASES), "files": labels}, indent=0, sort_keys=True)
                           + "\n")
         print(f"wrote {LABELS.relative_to(ROOT)}: {len(labels)} files")

@@ -16,10 +16,12 @@ Features (each measured on small models that hold it and on real files; see scri
   Parameter of dynamic rank), where something uses it;
 * ``("attr-empty", type, version, attribute)``: a list attribute written empty (``dilations=""``, as openvino's
   own Python builder writes AvgPool-16's);
-* ``("sdpa-mask", etype, "static" | "dynamic")``: ScaledDotProductAttention's attention mask of that element type,
-  its inputs of static or dynamic shape;
-* ``("sdpa-sink", "stateful" | "stateless")``: ScaledDotProductAttention with the attention-sink input (6 inputs),
-  in a model with variables (ReadValue) or without;
+* ``("sdpa-mask", etype, "static" | "dynamic", "stateful" | "stateless")``: ScaledDotProductAttention's attention
+  mask of that element type, its inputs (query, keys, values, mask) all of static shape or not, in a model with
+  variables (ReadValue, Assign: wherever they are) or without;
+* ``("sdpa-sink", "stateful" | "stateless", "static" | "dynamic")``: ScaledDotProductAttention with the
+  attention-sink input (6 inputs), likewise; not where the mask is boolean (the mask's refusal comes first on every
+  release that refuses both: measured);
 * ``("decompress", etype)``: a Const of that element type converted (Convert) to a floating-point type, as weight
   compression writes it;
 * ``("rnn-weights", type, version)``: an RNN cell or sequence whose W, R or B input is no constant;
@@ -33,6 +35,22 @@ Features (each measured on small models that hold it and on real files; see scri
 * ``("ti-cell", type, version, outputs)``: a TensorIterator over one RNN cell, as a CPU plugin turns into a
   sequence, by its outputs ("concat+last", "last", "concat-unused+last"...; static inputs);
 * ``("concat-fq-convert", etype)``: a Concat's FakeQuantize whose one user is a Convert to that type.
+* ``("decompress-matmul", etype)``: such a Const decompressed by a scale (Convert, a zero point subtracted or not,
+  Multiply), reshaped or converted, into a MatMul (either input);
+* ``("decompress-gather", etype, form)``: such a Const, decompressed alike, the table an embedding Gather looks up;
+  ``form`` the decompression's float type, ``zp`` where a zero point is subtracted, ``groups`` where it is reshaped
+  ("f16,zp");
+* ``("codebook-matmul", etype)``: a Gather of a 1-D Const codebook by Const indices (of that element type at the
+  Gather), scaled, reshaped or converted into a MatMul: NNCF's codebook compression (cb4);
+* ``("sdpa-mha", inputs, use, "static" | "dynamic")``: ScaledDotProductAttention without a sink outside a KV cache
+  (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph), ``inputs`` "kv-input", "k-input", "v-input" where
+  its keys, values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), else
+  "computed"; ``use`` "matmul" where a MatMul is computed from its output, else "output"; ``("mha", inputs, use,
+  "static" | "dynamic")``: the same attention written out (MatMul, Softmax, MatMul: T5's export), on the Softmax;
+* ``("sdpa-state-init",)``: a seq2seq decoder's cross-attention as optimum-intel's stateful export writes it:
+  ScaledDotProductAttention whose keys or values are a variable (ReadValue) initialised by a MatMul of constant
+  weights, of the encoder states kept in another variable, that path its own, the attention mask shaped by the
+  encoder states (a ShapeOf of their variable), and a MatMul of constant weights after the attention.
 """
 
 from __future__ import annotations
@@ -120,6 +138,7 @@ def _features(model: "IRModel", graph: "Graph", stateful: bool) -> Iterator[Inst
             yield from _sdpa(layer, graph, stateful)
         elif op == "Constant" and layer.outputs:
             yield from _decompress(layer, graph)
+        yield from _today(layer, graph, op)
         for body, inner in readings(layer, graph):
             yield from _features(body.model, inner, stateful)
 
@@ -158,16 +177,25 @@ def _empty(layer: "Layer", op: str, v: int, what: str) -> Iterator[Instance]:
 
 
 def _sdpa(layer: "Layer", graph: "Graph", stateful: bool) -> Iterator[Instance]:
+    """The mask's element type and the sink, with the shapes (static or not; "cache-static" a KV cache read by a
+    query of static shape) and the model's variables: a boolean mask or a sink with a dynamic dim fails 2023.3 in a
+    model without variables and 2023.3 to 2024.6 in one with them, wherever the variables are (measured:
+    tests/irtools/plugincases.py sdpa_state_cases)."""
     ins = layer.inputs
+    state = "stateful" if stateful else "stateless"
+    shapes = [graph.shape(p.source) if p.source is not None else None for p in ins[:4]]
+    shape = "static" if all(s is not None and all(d.is_static for d in s) for s in shapes) else "dynamic"
+    if shape == "dynamic" and len(ins) > 1 and _in_cache(_behind(_source(layer, 1))) \
+            and _static_ports(graph, ins[:1]) == "static":
+        shape = "cache-static"  # a KV cache read by a query of static shape
+    t = None
     if len(ins) > 3 and ins[3].source is not None:
         t = graph.etype(ins[3].source)
-        shapes = [graph.shape(p.source) if p.source is not None else None for p in ins[:4]]
-        static = all(s is not None and all(d.is_static for d in s) for s in shapes)
-        yield Instance(layer, ("sdpa-mask", t, "static" if static else "dynamic"),
-                       f"ScaledDotProductAttention-13 with an attention mask of type {t}")
-    if len(ins) > 5:
-        yield Instance(layer, ("sdpa-sink", "stateful" if stateful else "stateless"),
-                       "ScaledDotProductAttention-13 with an attention sink"
+        yield Instance(layer, ("sdpa-mask", t, shape, state),
+                       f"ScaledDotProductAttention-13 with an attention mask of type {t}"
+                       + (" in a stateful model" if stateful and t == "boolean" else ""))
+    if len(ins) > 5 and t != "boolean":
+        yield Instance(layer, ("sdpa-sink", state, shape), "ScaledDotProductAttention-13 with an attention sink"
                        + (" in a stateful model" if stateful else ""))
 
 
@@ -480,6 +508,280 @@ def _reached(graph: "Graph", ports: list) -> set[str]:
             seen.add(id(user))
             todo.extend(o for o in user.outputs if graph.shape(o) is None)
     return reached
+# -- today's transformer and LLM exports (optimum-intel, NNCF) ----------------------------------------------------
+
+_NOT_COMPRESSED = frozenset({"f32", "f16", "bf16", "f64", "i64", "i32", "boolean", "string"})
+
+
+def _today(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:
+    """The features of compressed weights and of attention over variables: only on the layer types they start
+    from (a Const of a compressed type, a Gather, a ScaledDotProductAttention)."""
+    if op == "Constant":
+        if layer.outputs and (layer.data.get("element_type") or "").strip().lower() not in _NOT_COMPRESSED:
+            yield from _dequantized(layer, graph)
+    elif op == "Gather":
+        yield from _codebook(layer, graph)
+    elif op == "ScaledDotProductAttention":
+        yield from _state_init(layer, graph)
+        yield from _mha(layer, graph)
+    elif op == "Softmax":
+        yield from _mha_written(layer, graph)
+
+
+def _users(graph: "Graph", layer: "Layer", k: int = 0) -> list:
+    """(layer, input port) of each consumer of output ``k``."""
+    return graph.model.consumers(layer.id, layer.outputs[k].id) if len(layer.outputs) > k else []
+
+
+def _source(layer: "Layer", k: int) -> "Layer | None":
+    """The layer feeding input ``k``."""
+    if len(layer.inputs) <= k or layer.inputs[k].source is None:
+        return None
+    return layer.inputs[k].source.layer
+
+
+def _dequantized(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """A Const converted to a float type, a zero point subtracted (it the Subtract's first input) or not, then a
+    Multiply (by the scale), then Reshape and Convert only, into a MatMul (either input: u4, i4 fail 2023.3 to
+    2024.1, nf4 to 2024.3, on this machine's bf16, "cpu_convert can't convert from: u4 precision to: bf16"; without
+    the Multiply every release takes it) or as the table of a Gather (measured: decompress_matmul_cases,
+    decompress_gather_cases)."""
+    t = (layer.data.get("element_type") or "").strip().lower()
+    found: set[tuple] = set()
+    for conv, _ in _users(graph, layer):
+        via = graph.etype(conv.outputs[0]) if conv.type == "Convert" and conv.outputs else None
+        if via not in ("f16", "f32", "bf16"):
+            continue
+        for node, port in _users(graph, conv):
+            zp = node.type == "Subtract" and port.id == node.inputs[0].id
+            for mul, _ in _users(graph, node) if zp else [(node, port)]:
+                if mul.type == "Multiply":
+                    found |= _dequantized_uses(graph, mul, t, via, zp)
+    for key in sorted(found):
+        what = (f"{t} weights decompressed by a scale into a MatMul" if key[0] == "decompress-matmul" else
+                f"{t} embedding table decompressed ({key[2]}) into a Gather")
+        yield Instance(layer, key, what)
+
+
+def _dequantized_uses(graph: "Graph", mul: "Layer", t: str, via: str, zp: bool) -> set[tuple]:
+    found = set()
+    todo = [(mul, False)]
+    for _ in range(4):  # Multiply, Reshape, Convert: a few steps at most
+        nxt = []
+        for node, grouped in todo:
+            for user, port in _users(graph, node):
+                if user.type == "MatMul":
+                    found.add(("decompress-matmul", t))
+                elif user.type == "Gather" and port.id == user.inputs[0].id:
+                    found.add(("decompress-gather", t, ",".join([via] + ["zp"] * zp + ["groups"] * grouped)))
+                elif user.type in ("Reshape", "Convert"):
+                    nxt.append((user, grouped or user.type == "Reshape"))
+        todo = nxt
+    return found
+
+
+def _through_converts(layer: "Layer | None") -> "Layer | None":
+    while layer is not None and layer.type == "Convert":
+        layer = _source(layer, 0)
+    return layer
+
+
+def _codebook(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """A Gather of a 1-D Const (converted or not) by Const indices (converted or not) that reaches a MatMul through
+    Multiply, Reshape and Convert: with indices of u4, u8 or i8 at the Gather the process dies in compile_model on
+    2025.2 to 2026.2.1 (measured: codebook_cases; i32 and u16 indices, an Add instead of the MatMul, run-time
+    indices: every release takes it)."""
+    book, ids = _through_converts(_source(layer, 0)), _through_converts(_source(layer, 1))
+    if book is None or ids is None or book.type != "Const" or ids.type != "Const" or not layer.outputs:
+        return
+    shape = graph.shape(layer.inputs[0].source)
+    if shape is None or len(shape) != 1:
+        return
+    t = graph.etype(layer.inputs[1].source)
+    todo = [layer]
+    for _ in range(4):
+        nxt = []
+        for node in todo:
+            for user, _ in _users(graph, node):
+                if user.type == "MatMul":
+                    yield Instance(layer, ("codebook-matmul", t),
+                                   f"a codebook Gather with {t} indices into a MatMul (codebook weight compression)")
+                    return
+                if user.type in ("Multiply", "Reshape", "Convert"):
+                    nxt.append(user)
+        todo = nxt
+
+
+_WEIGHT_OPS = frozenset({"Const", "Convert", "Subtract", "Multiply", "Reshape", "Transpose"})
+
+
+def _from_consts(layer: "Layer | None", graph: "Graph") -> bool:
+    """The layer computes from Consts only (weights, decompressed or not)."""
+    todo, seen = [layer], 0
+    while todo:
+        node = todo.pop()
+        seen += 1
+        if node is None or node.type not in _WEIGHT_OPS or seen > 16:
+            return False
+        todo += [_source(node, k) for k in range(len(node.inputs))]
+    return True
+
+
+def _state_init(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """ScaledDotProductAttention with keys or values that are a variable whose initial value a MatMul of constant
+    weights computes from the encoder states' variable (through Reshape, Transpose, Convert, each used by nothing
+    else: the CPU plugin moves that path into the variable's initialisation), its mask shaped from that variable's
+    ShapeOf, and a MatMul of constant weights after it (through Transpose, Reshape, Convert, Add, MVN): 2025.0 and
+    2025.1 fail, "Graph emitter is not implemented yet!" (bart, marian, t5 decoders; measured:
+    cross_attention_cases, each near miss of :func:`irtools.plugincases.near_misses` compiles)."""
+    ins = layer.inputs
+    if len(ins) < 4 or ins[3].source is None:
+        return
+    for k in (1, 2):
+        rv = _source(layer, k)
+        if rv is None or rv.type != "ReadValue":
+            continue
+        node = _source(rv, 0)
+        while node is not None and node.type in ("Transpose", "Reshape", "Convert") and len(_users(graph, node)) == 1:
+            node = _source(node, 0)
+        if node is None or node.type != "MatMul" or len(_users(graph, node)) != 1:
+            continue
+        states = _source(node, 0)
+        if states is None or states.type != "ReadValue" or not _from_consts(_source(node, 1), graph):
+            continue
+        if _shaped_by(graph, ins[3].source.layer, states) and _into_matmul(graph, layer):
+            yield Instance(layer, ("sdpa-state-init",),
+                           "ScaledDotProductAttention-13 over a variable initialised by a MatMul of another variable "
+                           "(a seq2seq decoder's cross-attention cache)")
+            return
+
+
+def _shaped_by(graph: "Graph", start: "Layer", states: "Layer") -> bool:
+    """A ShapeOf of ``states`` is among the layers ``start`` is computed from (a bounded search)."""
+    todo, seen = [start], set()
+    while todo and len(seen) < 256:
+        node = todo.pop()
+        if node is None or node.id in seen or node.type in ("Parameter", "ReadValue", "Const"):
+            continue
+        seen.add(node.id)
+        if node.type == "ShapeOf" and _source(node, 0) is states:
+            return True
+        todo += [_source(node, k) for k in range(len(node.inputs))]
+    return False
+
+
+def _into_matmul(graph: "Graph", layer: "Layer") -> bool:
+    """The layer's output reaches, through Transpose, Reshape, Convert, Add and MVN, the first input of a MatMul
+    of constant weights."""
+    todo = [layer]
+    for _ in range(6):
+        nxt = []
+        for node in todo:
+            for user, port in _users(graph, node):
+                if user.type == "MatMul" and port.id == user.inputs[0].id and _from_consts(_source(user, 1), graph):
+                    return True
+                if user.type in ("Transpose", "Reshape", "Convert", "Add", "MVN"):
+                    nxt.append(user)
+        todo = nxt
+    return False
+
+
+_GROUPED = frozenset({"Unsqueeze", "Broadcast", "Reshape", "Convert"})  # keys broadcast to the query's heads
+
+
+def _behind(layer: "Layer | None") -> "Layer | None":
+    """The layer keys come from, past the broadcast of grouped keys to the query's heads and Converts."""
+    while layer is not None and layer.type in _GROUPED:
+        layer = _source(layer, 0)
+    return layer
+
+
+def _in_cache(layer: "Layer | None") -> bool:
+    """A KV cache: a Concat of a variable read (gathered by the beams or not) and the new keys."""
+    if layer is None or layer.type != "Concat":
+        return False
+    for k in range(len(layer.inputs)):
+        src = _source(layer, k)
+        if src is not None and src.type == "Gather":
+            src = _source(src, 0)
+        if src is not None and src.type == "ReadValue":
+            return True
+    return False
+
+
+def _attention_form(graph: "Graph", keys: "Layer | None", values: "Layer | None", out: "Layer") -> tuple[str, str]:
+    """(which of the keys and values are model inputs as they are: "kv-input", "k-input", "v-input" or
+    "computed"; "matmul" where a MatMul is computed from the attention's output ``out``, else "output")."""
+    k = keys is not None and keys.type == "Parameter"
+    v = values is not None and values.type == "Parameter"
+    inputs = "kv-input" if k and v else "k-input" if k else "v-input" if v else "computed"
+    return inputs, "matmul" if _used_by_matmul(graph, out) else "output"
+
+
+def _form_words(inputs: str, use: str) -> str:
+    words = {"kv-input": "whose keys and values are model inputs", "k-input": "whose keys are a model input",
+             "v-input": "whose values are a model input", "computed": ""}[inputs]
+    if use == "output":
+        words += (" and " if words else "") + "whose output no MatMul uses"
+    return words
+
+
+def _static_ports(graph: "Graph", ports) -> str:
+    shapes = [graph.shape(p.source) if p.source is not None else None for p in ports]
+    return "static" if all(s is not None and all(d.is_static for d in s) for s in shapes) else "dynamic"
+
+
+def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """ScaledDotProductAttention outside a KV cache (the CPU plugin makes it a MatMul-Softmax-MatMul subgraph):
+    ``("sdpa-mha", inputs, use, "static" | "dynamic")``: :func:`_attention_form` (the keys and values
+    as they reach it: grouped keys broadcast to the query's heads are not model inputs as they are), the query,
+    keys and values of static shape or not. Measured (sdpa_mha_cases) on this bf16 machine: 2025.3 to 2025.4.1
+    refuse values that are a model input, keys that are one on dynamic shapes, an output no MatMul uses ("BrgemmCopyB
+    expression is not found", "Supported precisions set is not available for Constant operation."): a stateless
+    seq2seq decoder with past, its cross-attention's keys and values inputs. Not with a sink (then only 2025.3
+    refuses them, and the sink's own feature holds the attention: unclaimed)."""
+    ins = layer.inputs
+    if len(ins) < 3 or len(ins) > 5 or any(_in_cache(_behind(_source(layer, k))) for k in (1, 2)):
+        return  # with a sink: ("sdpa-sink", ...) alone (its crash on 2023.3 is one root cause)
+    inputs, use = _attention_form(graph, _source(layer, 1), _source(layer, 2), layer)
+    yield Instance(layer, ("sdpa-mha", inputs, use, _static_ports(graph, ins[:3])),
+                   f"ScaledDotProductAttention-13 {_form_words(inputs, use)}".strip())
+
+
+def _mha_written(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
+    """The same attention written out (T5's export): a MatMul of the query and the keys, Multiply, Divide, Add (the
+    scale, the mask) or not, the Softmax, a MatMul of it (first input) and the values: ``("mha", inputs, use,
+    "static" | "dynamic")`` on the Softmax (measured: 2025.3 to 2025.4.1 refuse values that are a model input and
+    an output no MatMul uses; keys that are one are taken)."""
+    scores = _source(layer, 0)
+    while scores is not None and scores.type in ("Add", "Multiply", "Divide", "Convert"):
+        scores = _source(scores, 0)
+    if scores is None or scores.type != "MatMul":
+        return
+    out = next((u for u, p in _users(graph, layer) if u.type == "MatMul" and p.id == u.inputs[0].id), None)
+    if out is None:
+        return
+    keys, values = _source(scores, 1), _source(out, 1)
+    if _in_cache(_behind(keys)) or _in_cache(_behind(values)):
+        return
+    inputs, use = _attention_form(graph, keys, values, out)
+    yield Instance(layer, ("mha", inputs, use, _static_ports(graph, (*scores.inputs[:2], out.inputs[1]))),
+                   f"an attention (MatMul, Softmax, MatMul) {_form_words(inputs, use)}".strip())
+
+
+def _used_by_matmul(graph: "Graph", layer: "Layer") -> bool:
+    """A MatMul among the layers computed from the layer's output (through any layers; a search of 64 layers that
+    ends without having seen them all counts as yes: irreshape claims nothing it did not look at)."""
+    todo, seen = [layer], {layer.id}
+    while todo:
+        node = todo.pop()
+        for user, _ in _users(graph, node):
+            if user.type == "MatMul" or len(seen) >= 64:
+                return True
+            if user.id not in seen:
+                seen.add(user.id)
+                todo.append(user)
+    return False
 
 
 _RESHAPES = frozenset({"Reshape", "Squeeze", "Unsqueeze"})  # their dynamic rank is IR401's

@@ -87,7 +87,15 @@ COMPILE_TYPE = rule("IR612", "target-compile-unsupported-type", ERROR, """
     A model input of a packed type (`i4`, `u1`), weights of a packed type converted at run time (`u4`, `nf4`
     weight compression: "cpu_convert can't convert from: u4 precision", 2023.3 to 2024.x), a boolean attention mask
     of ScaledDotProductAttention on dynamic shapes (2023.3 converts it to u8 and refuses it: "The element type of
-    attention_mask must be either floating-point or boolean"), as each release's wheel says.
+    attention_mask must be either floating-point or boolean"), the boolean output of IsFinite, IsInf or IsNaN that
+    a Select or a logical op takes on 2023.0 ("Eltwise node ... doesn't support BOOL precision"), as each release's
+    wheel says.
+
+    Weight compression as NNCF writes it: `u4` and `i4` weights decompressed by a scale (Convert, a zero point
+    subtracted or not, Multiply) into a MatMul fail 2023.3 to 2024.1, `nf4` ones to 2024.3, on a machine whose CPU
+    plugin infers in bf16 ("cpu_convert can't convert from: u4 precision to: bf16"); the same weights converted
+    without a scale, or into a Convolution, compile. A boolean attention mask in a model with variables (a stateful
+    decoder: gpt_bigcode, opt, olmo2) fails the same check on 2023.3 to 2024.6.
     """, needs=(TARGETS,))
 COMPILE_RANK = rule("IR613", "target-compile-dynamic-rank", ERROR, """
     The target release reads the file, and its CPU plugin refuses a tensor of dynamic rank.
@@ -95,6 +103,11 @@ COMPILE_RANK = rule("IR613", "target-compile-dynamic-rank", ERROR, """
     The CPU plugin of every release compiles no node whose output rank is unknown: a Parameter declared without
     dims, an If whose branches give different ranks, a Reshape whose pattern has an unknown length. The finding
     is on the layer that makes the rank dynamic, in the release's words.
+
+    An If of outputs of dynamic rank is refused by every release up to 2025.4.1; from 2026.0 the CPU plugin folds
+    an If whose condition compares a value with itself (TorchScript's exports hold such Ifs) and compiles the model,
+    unless the dynamic rank reaches a Softmax or an Einsum. An If whose condition is known only at run time is
+    refused by every release, 2026.4.1 included.
     """, needs=(TARGETS,))
 COMPILE_CRASH = rule("IR614", "target-compile-crash", ERROR, """
     The target release reads the file, and the process dies in `compile_model` on CPU.
@@ -102,6 +115,9 @@ COMPILE_CRASH = rule("IR614", "target-compile-crash", ERROR, """
     Measured with the release's wheel, each compile in a process of its own: ScaledDotProductAttention with an
     attention sink (gpt-oss) in a stateful model on 2023.3 to 2024.6; an AvgPool-16 whose `dilations` is written
     empty on 2025.4 and later. The application cannot catch it.
+
+    NNCF's codebook compression (cb4: a Gather of a codebook by `u4` or `u8` indices into a MatMul) kills it on
+    2025.2 to 2026.2.1.
     """, needs=(TARGETS,))
 INFER_FAILED = rule("IR615", "target-infer-failed", ERROR, """
     The target release reads and compiles the file, and its first inference on CPU fails.
@@ -111,6 +127,10 @@ INFER_FAILED = rule("IR615", "target-infer-failed", ERROR, """
 COMPILE_OTHER = rule("IR619", "target-compile-refused", ERROR, """
     The target release reads the file, and its CPU plugin refuses it at `compile_model` for a reason measured with
     its wheel that none of IR611 to IR615 names. The message quotes the release's words.
+
+    A seq2seq decoder exported stateful by optimum-intel (bart, marian, t5): its cross-attention reads keys and
+    values from variables whose initial value a MatMul computes from the encoder states' own variable; 2025.0 and
+    2025.1 refuse it in bf16, "Graph emitter is not implemented yet!".
     """, needs=(TARGETS,))
 
 RULES = (OPSET, OP, ETYPE, PRECISION, VALUE, NAME, FILE, OTHER, COMPILE_OP, COMPILE_TYPE, COMPILE_RANK, COMPILE_CRASH,
@@ -126,8 +146,13 @@ def for_kind(kind: str) -> Rule:
 
 
 # a compile-stage feature's kind (its key's first item) -> the rule it is reported under at compile_model
-BY_FEATURE: dict[str, Rule] = {"op": COMPILE_OP, "param": COMPILE_TYPE, "decompress": COMPILE_TYPE,
-                               "sdpa-mask": COMPILE_TYPE, "rank": COMPILE_RANK}
+# (a kind not listed: COMPILE_OTHER)
+BY_FEATURE: dict[str, Rule] = {
+    "op": COMPILE_OP,
+    "param": COMPILE_TYPE, "decompress": COMPILE_TYPE, "decompress-matmul": COMPILE_TYPE,
+    "decompress-gather": COMPILE_TYPE, "sdpa-mask": COMPILE_TYPE, "bool-out": COMPILE_TYPE, "bool-in": COMPILE_TYPE,
+    "rank": COMPILE_RANK, "if-rank": COMPILE_RANK,
+}
 
 
 def for_compile(key: tuple, stage: str) -> Rule:

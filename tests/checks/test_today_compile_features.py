@@ -11,9 +11,8 @@ from pathlib import Path
 import pytest
 from irtools import plugincases
 
-from irreshape.checks.openvino import check_path
-from irreshape.core.findings import GRAPH, PLUGIN
-from irreshape.core.results import Options
+from irreshape.checks.plugin import every_feature
+from irreshape.frontends.openvino import parse
 
 TODAY = Path(__file__).resolve().parents[2] / "tests" / "data" / "today"
 KINDS = ("sdpa-mask", "sdpa-sink", "decompress-matmul", "decompress-gather", "codebook-matmul", "sdpa-state-init",
@@ -22,9 +21,8 @@ KINDS = ("sdpa-mask", "sdpa-sink", "decompress-matmul", "decompress-gather", "co
 
 def _features(path: Path, kinds: tuple = KINDS) -> dict[tuple, set[str]]:
     """{key: the names of the layers holding it} of the features of ``kinds``."""
-    res = check_path(str(path), Options(analyses=frozenset({GRAPH, PLUGIN})))
     found: dict[tuple, set[str]] = {}
-    for inst in res.features:
+    for inst in every_feature(parse(str(path))):
         if inst.key[0] in kinds:
             found.setdefault(inst.key, set()).add(inst.name)
     return found

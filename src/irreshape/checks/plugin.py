@@ -57,6 +57,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..shapes.versions import resolve
@@ -84,15 +85,56 @@ class Instance:
 
 def instances(model: "IRModel", graph: "Graph", every: bool = False) -> list[Instance]:
     """The features of ``model`` (its reading ``graph``) that some release refuses (``every``: all of them, as
-    scripts/make_plugins.py asks of its probes), bodies included, in file order."""
+    scripts/make_plugins.py asks of its probes), bodies included, in file order. Only the detectors of the kinds
+    of features the table holds run (on the op types it holds them for)."""
     from ..shapes.compiles import refused_keys
 
-    found = _features(model, graph, stateful=_stateful(model))
+    want = _EVERY if every else _wanted(refused_keys())
     keys = None if every else refused_keys()
-    out = [i for i in found if keys is None or i.key in keys]
+    stateful = want.kind(*_SDPA_KINDS) and _stateful(model)
+    out = [i for i in _features(model, graph, stateful, want) if keys is None or i.key in keys]
     out.sort(key=lambda i: i.layer.line)
     seen: set = set()  # one instance of a feature a layer holds (two checks into one LogicalOr)
     return [i for i in out if not ((id(i.layer), i.key) in seen or seen.add((id(i.layer), i.key)))]
+
+
+class _Want:
+    """Which detectors run: the kinds of features (a key's first item) and, for the kinds keyed by the op type of
+    the layer they are on, the (kind, op type) pairs."""
+
+    __slots__ = ("kinds", "pairs")
+
+    def __init__(self, keys) -> None:
+        self.kinds = frozenset(k[0] for k in keys)
+        self.pairs = frozenset(k[:2] for k in keys)
+
+    def kind(self, *kinds: str) -> bool:
+        return any(k in self.kinds for k in kinds)
+
+    def pair(self, kind: str, op: str) -> bool:
+        return (kind, op) in self.pairs
+
+
+class _All(_Want):
+    def __init__(self) -> None:
+        pass
+
+    def kind(self, *kinds: str) -> bool:
+        return True
+
+    def pair(self, kind: str, op: str) -> bool:
+        return True
+
+
+_EVERY = _All()
+_WANTED: dict[int, _Want] = {}
+
+
+def _wanted(keys: frozenset) -> _Want:
+    found = _WANTED.get(id(keys))
+    if found is None:
+        found = _WANTED[id(keys)] = _Want(keys)
+    return found
 
 
 def every_feature(model: "IRModel") -> list[Instance]:
@@ -115,32 +157,48 @@ def _stateful(model: "IRModel") -> bool:
                for layer in model.layers.values())
 
 
-def _features(model: "IRModel", graph: "Graph", stateful: bool) -> Iterator[Instance]:
+@lru_cache(maxsize=4096)
+def _resolved(type: str, version: str) -> tuple[str, int] | None:
+    found = resolve(type, version)
+    return None if found is None or isinstance(found, str) else found
+
+
+_SDPA_KINDS = ("sdpa-mask", "sdpa-sink")
+_TODAY_KINDS = ("decompress-matmul", "decompress-gather", "codebook-matmul", "sdpa-mha", "mha", "sdpa-state-init")
+
+
+def _features(model: "IRModel", graph: "Graph", stateful: bool, want: _Want) -> Iterator[Instance]:
     from .bodies import readings
     from .graph import READ
 
+    params, sdpa, decompress = want.kind("param"), want.kind(*_SDPA_KINDS), want.kind("decompress")
+    today = want.kind(*_TODAY_KINDS)
     for layer in model.layers.values():
-        found = resolve(layer.type, layer.version)
-        if found is None or isinstance(found, str):
+        found = _resolved(layer.type, layer.version)
+        if found is None:
             continue
         op, v = found
-        what = f"{op}-{v}"
-        yield Instance(layer, ("op", op, v, len(layer.inputs)), what)
-        if op == "Parameter" and not graph.nested and layer.outputs:
+        if want.pair("op", op):
+            yield Instance(layer, ("op", op, v, len(layer.inputs)), f"{op}-{v}")
+        if op == "Parameter" and not graph.nested and layer.outputs and params:
             t = graph.etype(layer.outputs[0])
             if t is not None:
                 yield Instance(layer, ("param", t), f"a model input of type {t}")
-        yield from _rank(layer, graph, op, READ)
-        yield from _empty(layer, op, v, what)
+        if want.pair("rank", op):
+            yield from _rank(layer, graph, op, READ)
+        if layer.data and want.pair("attr-empty", op):
+            yield from _empty(layer, op, v, f"{op}-{v}")
         if op in _RECURRENT_AND_CONTROL:
-            yield from _recurrent_and_control(layer, graph, op, v)
-        if op == "ScaledDotProductAttention":
+            yield from _recurrent_and_control(layer, graph, op, v, want)
+        if op == "ScaledDotProductAttention" and sdpa:
             yield from _sdpa(layer, graph, stateful)
-        elif op == "Constant" and layer.outputs:
+        elif op == "Constant" and layer.outputs and decompress:
             yield from _decompress(layer, graph)
-        yield from _today(layer, graph, op)
-        for body, inner in readings(layer, graph):
-            yield from _features(body.model, inner, stateful)
+        if today and op in _TODAY_OPS:
+            yield from _today(layer, graph, op)
+        if layer.bodies:
+            for body, inner in readings(layer, graph):
+                yield from _features(body.model, inner, stateful, want)
 
 
 def _used(graph: "Graph", layer: "Layer", port) -> bool:
@@ -240,22 +298,27 @@ _FOLDED_IF_REFUSES = frozenset({"Softmax", "Einsum"})
 
 def _op_of(layer: "Layer") -> str:
     """The layer's op type as OpenVINO names it ("Softmax" for an IR's "SoftMax")."""
-    found = resolve(layer.type, layer.version)
-    return found[0] if found is not None and not isinstance(found, str) else layer.type
+    found = _resolved(layer.type, layer.version)
+    return found[0] if found is not None else layer.type
 
 
-def _recurrent_and_control(layer: "Layer", graph: "Graph", op: str, v: int) -> Iterator[Instance]:
+def _recurrent_and_control(layer: "Layer", graph: "Graph", op: str, v: int, want: "_Want") -> Iterator[Instance]:
     if (op, v) in _WEIGHTED:
-        yield from _rnn_weights(layer, op, v)
+        if want.pair("rnn-weights", op):
+            yield from _rnn_weights(layer, op, v)
     elif op in _CHECKS:
-        yield from _check_outputs(layer, graph, op)
+        if want.kind("bool-out", "bool-in"):
+            yield from _check_outputs(layer, graph, op)
     elif op == "If":
-        yield from _if_rank(layer, graph)
+        if want.kind("if-rank"):
+            yield from _if_rank(layer, graph)
     elif op == "FakeQuantize":
-        yield from _concat_quantized_out(layer, graph)
+        if want.kind("concat-fq-convert"):
+            yield from _concat_quantized_out(layer, graph)
     else:
-        yield from _back_edges(layer, graph, op)
-        if op == "TensorIterator":
+        if want.pair("back-edge", op):
+            yield from _back_edges(layer, graph, op)
+        if op == "TensorIterator" and want.pair("ti-cell", op):
             yield from _ti_cell(layer, graph)
 
 
@@ -274,11 +337,11 @@ def _ti_cell(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
         return
     inner = [la for la in layer.bodies[0].model.layers.values()
              if la.kind not in ("parameter", "result") and not _constant(la)]
-    cells = [la for la in inner if (resolve(la.type, la.version) or ("", 0)) in _TI_CELLS]
+    cells = [la for la in inner if (_resolved(la.type, la.version) or ("", 0)) in _TI_CELLS]
     if len(cells) != 1 or any(la is not cells[0] and _op_of(la) not in _TI_AROUND for la in inner):
         return
     cell = cells[0]
-    op, v = resolve(cell.type, cell.version)  # type: ignore[misc]
+    op, v = _resolved(cell.type, cell.version)  # type: ignore[misc]
     if any(i < len(cell.inputs) and (cell.inputs[i].source is None or cell.inputs[i].source.layer is None
                                      or not _constant(cell.inputs[i].source.layer)) for i in _WEIGHTED[(op, v)]):
         return
@@ -511,6 +574,9 @@ def _reached(graph: "Graph", ports: list) -> set[str]:
 # -- today's transformer and LLM exports (optimum-intel, NNCF) ----------------------------------------------------
 
 _NOT_COMPRESSED = frozenset({"f32", "f16", "bf16", "f64", "i64", "i32", "boolean", "string"})
+
+
+_TODAY_OPS = frozenset({"Constant", "Gather", "ScaledDotProductAttention", "Softmax"})
 
 
 def _today(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:

@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
-import tempfile
-import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -143,18 +141,7 @@ def main() -> int:
         print("\n".join(todo))
         return 0
     out.mkdir(parents=True, exist_ok=True)
-    failed = []
-    for name, job in todo.items():
-        if args.names and not any(n in name for n in args.names):
-            continue
-        with tempfile.TemporaryDirectory() as tmp:
-            try:
-                written = job(Path(tmp))
-                print(f"{name}: {', '.join(p.name for p in written)}", flush=True)
-            except Exception as e:  # noqa: BLE001  one architecture the exporters cannot do: the rest go on
-                failed.append(name)
-                print(f"{name}: FAILED {type(e).__name__}: {str(e)[:300]}", flush=True)
-                traceback.print_exc(limit=2)
+    failed = et.run_jobs(todo, args.names)
     print(f"failed: {failed or 'none'}")
     return 0
 

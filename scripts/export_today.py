@@ -209,6 +209,25 @@ def _collect(folder: Path, name: str) -> list[Path]:
     return out
 
 
+def run_jobs(jobs: dict, names: list[str]) -> list[str]:
+    """Run each job (its name holding one of ``names``, where any are given), each in a temporary folder of its
+    own; a job that fails (an architecture the installed exporters cannot do) is said and the rest go on. The
+    names of the failed jobs."""
+    failed = []
+    for name, job in jobs.items():
+        if names and not any(n in name for n in names):
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            try:
+                written = job(Path(tmp))
+                print(f"{name}: {', '.join(p.name for p in written)}", flush=True)
+            except Exception as e:  # noqa: BLE001
+                failed.append(name)
+                print(f"{name}: FAILED {type(e).__name__}: {str(e)[:300]}", flush=True)
+                traceback.print_exc(limit=3)
+    return failed
+
+
 def job_causal(arch: str, stateful: bool, quant: str | None = None, layers: int = 2):
     def run(tmp: Path) -> list[Path]:
         src = causal(arch, tmp, num_hidden_layers=layers)
@@ -427,21 +446,11 @@ def main() -> int:
     if args.wild:
         (OUT / "wild_labels.json").write_text(json.dumps(label([Path(p) for p in args.wild]), sort_keys=True) + "\n")
         os._exit(0)  # no teardown: see `keep`
-    failed = []
+    failed: list[str] = []
     import transformers
     jobs = JOBS_457 if transformers.__version__.startswith("4.57") else JOBS
     if not args.label:
-        for name, job in jobs.items():
-            if args.names and not any(n in name for n in args.names):
-                continue
-            with tempfile.TemporaryDirectory() as tmp:
-                try:
-                    written = job(Path(tmp))
-                    print(f"{name}: {', '.join(p.name for p in written)}", flush=True)
-                except Exception as e:  # one architecture the installed exporters cannot do: the rest go on
-                    failed.append(name)
-                    print(f"{name}: FAILED {type(e).__name__}: {str(e)[:300]}", flush=True)
-                    traceback.print_exc(limit=3)
+        failed = run_jobs(jobs, args.names)
     xmls = sorted(OUT.glob("*.xml"))
     LABELS.write_text(json.dumps(label(xmls), sort_keys=True) + "\n")
     size = sum(p.stat().st_size for p in OUT.iterdir())

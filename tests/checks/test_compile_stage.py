@@ -61,29 +61,26 @@ def test_detectors_find_each_feature_and_not_on_controls(tmp_path):
     assert not any(k[0] == "attr-empty" for k in _features(_save(tmp_path, ov.Model([opset1.result(ones)], [x]),
                                                                   "ones")))
 
-    def if_model(cond_is_param: bool):
-        x = opset8.parameter([2, 3], ov.Type.f32, name="x")
-        c = opset8.parameter([], ov.Type.boolean, name="c") if cond_is_param else opset8.constant(np.array(True))
-        tx, ex = opset8.parameter([2, 3], ov.Type.f32), opset8.parameter([2, 3], ov.Type.f32)
-        then = ov.Model([opset8.result(opset8.unsqueeze(tx, opset8.constant([0], np.int64)))], [tx], "then")
-        other = ov.Model([opset8.result(opset8.relu(ex))], [ex], "else")
-        n = opset8.if_op(c.output(0))
-        n.set_then_body(then)
-        n.set_else_body(other)
-        n.set_input(x.output(0), tx, ex)
-        out = n.set_output(then.get_results()[0], other.get_results()[0])
-        params = [x, c] if cond_is_param else [x]
-        return ov.Model([opset8.result(opset8.relu(out))], params)
+    from irtools.plugincases import _if_model
 
-    assert ("if-rank", "runtime") in _features(_save(tmp_path, if_model(True), "if_dynamic"))
-    assert not [k for k in _features(_save(tmp_path, if_model(False), "if_folded"))  # OpenVINO picks a branch
+    def if_model(name: str, cond_is_param: bool):
+        unsq = lambda t: opset8.unsqueeze(t, opset8.constant([0], np.int64))  # noqa: E731
+        cond = (lambda x, c: c) if cond_is_param else (lambda x: opset8.constant(np.array(True)))
+        xml, weights = _if_model(cond, unsq, opset8.relu, opset8.relu, shape=(2, 3),
+                                 inputs=[("c", [], ov.Type.boolean)] if cond_is_param else [])
+        (tmp_path / f"{name}.bin").write_bytes(weights)
+        (tmp_path / f"{name}.xml").write_text(xml)
+        return tmp_path / f"{name}.xml"
+
+    assert ("if-rank", "runtime") in _features(if_model("if_dynamic", True))
+    assert not [k for k in _features(if_model("if_folded", False))  # OpenVINO picks a branch
                 if k[0] in ("if-rank", "rank")]
 
     b, h, e = -1, 2, 8
     q, k, v = (opset13.parameter([b, h, -1, e], ov.Type.f32, name=n) for n in "qkv")
     m = opset13.parameter([b, 1, -1, -1], ov.Type.boolean, name="mask")
     node = opset13.scaled_dot_product_attention(q, k, v, m, causal=False)
-    assert ("sdpa-mask", "boolean", "dynamic") in _features(
+    assert ("sdpa-mask", "boolean", "dynamic", "stateless") in _features(
         _save(tmp_path, ov.Model([opset13.result(node)], [q, k, v, m]), "sdpa"))
 
     x = opset1.parameter([2, 8], ov.Type.f32, name="x")
@@ -182,16 +179,21 @@ def _first_refusing(key: tuple, stage: str = "compile") -> str | None:
     return None
 
 
-def test_target_finding_carries_its_stage_and_the_release_words(tmp_path):
+def _identity(tmp_path):
+    """(the first release whose CPU plugin refuses Identity-16, a model of one Identity-16)."""
     from openvino import opset1, opset16
-
-    from irreshape.api import check
 
     release = _first_refusing(("op", "Identity", 16, 1))
     if release is None:
         pytest.skip("no release refuses Identity-16 at compile_model in the table")
     x = opset1.parameter([2, 3], ov.Type.f32, name="x")
-    path = _save(tmp_path, ov.Model([opset1.result(opset1.relu(opset16.identity(x)))], [x]))
+    return release, _save(tmp_path, ov.Model([opset1.result(opset1.relu(opset16.identity(x)))], [x]))
+
+
+def test_target_finding_carries_its_stage_and_the_release_words(tmp_path):
+    from irreshape.api import check
+
+    release, path = _identity(tmp_path)
     report = check(str(path), target=release, isolated=True, jobs=1)
     found = [f for f in report.files[0].findings if f.code.startswith("IR6")]
     assert [(f.code, f.extra["stage"], f.extra["target"], f.layer.type) for f in found] == \
@@ -251,13 +253,7 @@ def test_compat_fits_100_columns_and_names_every_file(tmp_path):
 
 
 def test_compat_json_says_readable_and_compiles(tmp_path):
-    from openvino import opset1, opset16
-
-    release = _first_refusing(("op", "Identity", 16, 1))
-    if release is None:
-        pytest.skip("no release refuses Identity-16 at compile_model in the table")
-    x = opset1.parameter([2, 3], ov.Type.f32, name="x")
-    path = _save(tmp_path, ov.Model([opset1.result(opset1.relu(opset16.identity(x)))], [x]))
+    release, path = _identity(tmp_path)
     run = _irreshape("compat", "--isolated", "--output-format", "json", "--release", f"2024.6,{release}", str(path))
     doc = json.loads(run.stdout)["files"][0]
     by = doc["releases"]

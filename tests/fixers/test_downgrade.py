@@ -7,7 +7,6 @@ test_downgrade_labels.py.)"""
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from pathlib import Path
 

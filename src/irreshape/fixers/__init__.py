@@ -161,7 +161,7 @@ def unified_diff(path: str, lines: list[bytes], changes: list[Change], context: 
     """``diff -u`` of exactly these changes (not a guessed alignment), line endings as in the file."""
     name = os.fsencode(path)
     out = [b"--- " + name + b"\n", b"+++ " + name + b"\n"]
-    groups: list[list[_Change]] = []
+    groups: list[list[Change]] = []
     for c in changes:
         if groups and c.start - groups[-1][-1].end <= 2 * context:
             groups[-1].append(c)

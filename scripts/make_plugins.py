@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from ovreleases import RELEASES, compile_cached, words  # noqa: E402
+from ovreleases import ISA, RELEASES, compile_classes, words  # noqa: E402
 
 OUT = ROOT / "src" / "irreshape" / "shapes" / "plugins.py"
 LABELS = ROOT / "tests" / "data" / "targets" / "plugins.json"
@@ -89,7 +89,7 @@ def template(message: str | None, name: str, names: set[str]) -> str:
 
 def measure(release: str, paths: list[Path]) -> list[dict]:
     """Each file's verdict on ``release``, from the cache where the file's content was judged before."""
-    return compile_cached(release, paths, CACHE, TIMEOUTS)
+    return compile_classes(release, paths, CACHE, TIMEOUTS)
 
 
 def runs(values: list) -> tuple:
@@ -133,7 +133,8 @@ def main(argv: list[str]) -> int:
     for release in releases:
         t = time.time()
         verdicts[release] = measure(release, [p for _, p, _, _, _ in probes])
-        print(f"{release}: {len(probes)} probes in {time.time() - t:.0f} s", flush=True)
+        only = sum(1 for v in verdicts[release] if v.get("only"))
+        print(f"{release}: {len(probes)} probes in {time.time() - t:.0f} s ({only} fail with bf16 only)", flush=True)
 
     members: dict[tuple, list[str]] = {}
     for c, _, _, _, _ in probes:
@@ -333,6 +334,8 @@ irreshape.checks.plugin) -> ((first release index, stage, words), ...), each ent
 (up to the next): stage None (the CPU plugin takes it), "compile" (compile_model fails, in those words, with
 {{name}} the layer's name), "crash" (the process dies in compile_model) or "infer" (the first inference fails).
 An index is one into irreshape.shapes.releases.RELEASES; NEWEST that of the newest release (the reference).
+Measured on two classes of x86 CPU: an AMX machine's (AVX-512 with bf16: the plugin infers in bf16) and the same
+restricted to AVX-512 without bf16 (oneDNN's ONEDNN_MAX_CPU_ISA={ISA}: f32); a probe fails where it fails on both.
 """
 
 NEWEST = {len(RELEASES) - 1}

@@ -38,9 +38,9 @@ def _written(tmp_path: Path, name: str, xml: str, weights: bytes) -> Path:
 @pytest.mark.parametrize("name, keys", [
     # seq2seq decoders keeping the encoder's keys in variables initialised by a MatMul of the encoder states' own
     # variable: 2025.0 and 2025.1 refuse them; whisper's has no such mask and no such variable
-    ("bart_decoder", {("sdpa-state-init",), ("sdpa-mask", "f32", "dynamic", "stateful")}),
-    ("marian_decoder", {("sdpa-state-init",), ("sdpa-mask", "f32", "dynamic", "stateful")}),
-    ("t5_decoder", {("sdpa-state-init",), ("sdpa-mask", "f32", "dynamic", "stateful")}),
+    ("bart_decoder", {("sdpa-state-init", "dynamic"), ("sdpa-mask", "f32", "dynamic", "stateful")}),
+    ("marian_decoder", {("sdpa-state-init", "dynamic"), ("sdpa-mask", "f32", "dynamic", "stateful")}),
+    ("t5_decoder", {("sdpa-state-init", "dynamic"), ("sdpa-mask", "f32", "dynamic", "stateful")}),
     ("whisper_decoder", {("sdpa-mask", "f32", "dynamic", "stateful")}),
     # the attention sink of gpt-oss in a stateful model; the encoders' boolean masks without variables
     ("gpt_oss_stateful", {("sdpa-sink", "stateful", "dynamic"), ("sdpa-mask", "f32", "dynamic", "stateful")}),
@@ -65,7 +65,7 @@ def test_today_exports(name, keys):
 
 def test_features_on_the_layers_the_releases_name():
     found = _features(TODAY / "bart_decoder.xml")
-    assert found[("sdpa-state-init",)] == {
+    assert found[("sdpa-state-init", "dynamic")] == {
         "__module.model.decoder.layers.0.encoder_attn/aten::scaled_dot_product_attention/ScaledDotProductAttention"}
     found = _features(TODAY / "llama_stateful_cb4.xml")
     assert all(n.endswith("_nncf_codebook") for n in found[("codebook-matmul", "u8")])

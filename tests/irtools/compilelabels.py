@@ -13,20 +13,31 @@ from __future__ import annotations
 from irreshape.shapes.releases import RELEASES
 
 
-def verdicts(path: str) -> "list[str | None] | None":
-    """irreshape's stage per release (RELEASES' order) for the file; None where irreshape does not judge releases
-    on it (2026.4.1 itself refuses it, irreshape cannot read it)."""
+def verdicts(path: str) -> "list[str | frozenset | None] | None":
+    """irreshape's stage per release (RELEASES' order) for the file: None (it runs), "read", or the stage of the
+    first refusal its CPU plugin meets ("compile", "crash", "infer"); the set of them where irreshape knows several
+    on that first layer and which comes first is the graph's (an attention with a sink and a mask: a crash or the
+    mask's error, by how the cache is read). None where irreshape does not judge releases on it (2026.4.1 itself
+    refuses it, irreshape cannot read it)."""
     from irreshape.checks.compat import compat_file
 
     found = compat_file(path)
     if found is None or not found.judged:
         return None
-    out: list[str | None] = []
+    out: list = []
     for release in RELEASES:
         r = found.reported(release)
-        out.append(None if r is None else "read" if r.stage == "read" else "crash" if r.kind == "crash"
-                   else r.stage)
+        if r is None or r.stage == "read":
+            out.append(None if r is None else "read")
+            continue
+        first = {"crash" if c.kind == "crash" else c.stage for c in found.compiles.get(release, ()) if c.line == r.line}
+        out.append(next(iter(first)) if len(first) == 1 else frozenset(first))
     return out
+
+
+def agrees(theirs: "str | None", mine: "str | frozenset | None") -> bool:
+    """The release's stage is irreshape's (one of them, where irreshape knows several on one layer)."""
+    return theirs in mine if isinstance(mine, frozenset) else theirs == mine
 
 
 def stage_of(verdict: dict) -> str | None:

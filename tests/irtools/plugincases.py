@@ -823,7 +823,7 @@ def cross_attention_cases() -> Iterator[Case]:
     :data:`CROSS_ATTENTION` that hold the feature (the near misses are :func:`near_misses`)."""
     for name, (kw, probe) in CROSS_ATTENTION.items():
         if probe:
-            yield Case(_slug("xattn", name), ("sdpa-state-init",), *_save(_cross_attention(**kw)))
+            yield Case(_slug("xattn", name), ("sdpa-state-init", "dynamic"), *_save(_cross_attention(**kw)))
 
 
 def near_misses() -> Iterator[tuple[str, tuple, str, bytes]]:
@@ -831,7 +831,7 @@ def near_misses() -> Iterator[tuple[str, tuple, str, bytes]]:
     exports (tests check irreshape does not find it in them; scripts/make_plugins.py does not compile them)."""
     for name, (kw, probe) in CROSS_ATTENTION.items():
         if not probe:
-            yield (f"xattn_{name}", ("sdpa-state-init",), *_save(_cross_attention(**kw)))
+            yield (f"xattn_{name}", ("sdpa-state-init", "dynamic"), *_save(_cross_attention(**kw)))
     for name, kw in {"use-add": dict(use="add")}.items():
         yield (f"codebook_{name}", ("codebook-matmul", "u8"), *_save(_codebook_model(**kw)))
     for t in ("u4", "nf4"):

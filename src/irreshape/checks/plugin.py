@@ -47,10 +47,12 @@ Features (each measured on small models that hold it and on real files; see scri
   its keys, values or both are model inputs as they are (a stateless seq2seq decoder's cross-attention past), else
   "computed"; ``use`` "matmul" where a MatMul is computed from its output, else "output"; ``("mha", inputs, use,
   "static" | "dynamic")``: the same attention written out (MatMul, Softmax, MatMul: T5's export), on the Softmax;
-* ``("sdpa-state-init",)``: a seq2seq decoder's cross-attention as optimum-intel's stateful export writes it:
-  ScaledDotProductAttention whose keys or values are a variable (ReadValue) initialised by a MatMul of constant
-  weights, of the encoder states kept in another variable, that path its own, the attention mask shaped by the
-  encoder states (a ShapeOf of their variable), and a MatMul of constant weights after the attention.
+* ``("sdpa-state-init", "static" | "dynamic")``: a seq2seq decoder's cross-attention as optimum-intel's stateful
+  export writes it: ScaledDotProductAttention whose keys or values are a variable (ReadValue) initialised by a
+  MatMul of constant weights, of the encoder states kept in another variable, that path its own, the attention
+  mask shaped by the encoder states (a ShapeOf of their variable), and a MatMul of constant weights after the
+  attention; the model's inputs all of static shape or not (the static model compiles where the dynamic one does
+  not: measured on a committed export reshaped).
 """
 
 from __future__ import annotations
@@ -137,9 +139,9 @@ def _wanted(keys: frozenset) -> _Want:
     return found
 
 
-def every_feature(model: "IRModel") -> list[Instance]:
-    """Every feature of a parsed model, whatever the table holds (what scripts/make_plugins.py asks of its probes):
-    the whole graph read as a check reads it."""
+def every_feature(model: "IRModel", every: bool = True) -> list[Instance]:
+    """Every feature of a parsed model, whatever the table holds (what scripts/make_plugins.py asks of its probes;
+    ``every`` false: those of the table, as a check finds them): the whole graph read as a check reads it."""
     from .graph import Graph
 
     graph = Graph(model)
@@ -147,7 +149,7 @@ def every_feature(model: "IRModel") -> list[Instance]:
         for layer in model.layers.values():
             for port in layer.outputs:
                 graph.shape(port)  # the bodies' readings are made as their layers are inferred
-        return instances(model, graph, every=True)
+        return instances(model, graph, every=every)
     finally:
         graph.weights.close()
 
@@ -318,7 +320,7 @@ def _recurrent_and_control(layer: "Layer", graph: "Graph", op: str, v: int, want
     else:
         if want.pair("back-edge", op):
             yield from _back_edges(layer, graph, op)
-        if op == "TensorIterator" and want.pair("ti-cell", op):
+        if op == "TensorIterator" and want.kind("ti-cell"):  # keyed by its cell's op type
             yield from _ti_cell(layer, graph)
 
 
@@ -716,7 +718,7 @@ def _state_init(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
         if states is None or states.type != "ReadValue" or not _from_consts(_source(node, 1), graph):
             continue
         if _shaped_by(graph, ins[3].source.layer, states) and _into_matmul(graph, layer):
-            yield Instance(layer, ("sdpa-state-init",),
+            yield Instance(layer, ("sdpa-state-init", "static" if _static_inputs(graph) else "dynamic"),
                            "ScaledDotProductAttention-13 over a variable initialised by a MatMul of another variable "
                            "(a seq2seq decoder's cross-attention cache)")
             return

@@ -91,11 +91,14 @@ COMPILE_TYPE = rule("IR612", "target-compile-unsupported-type", ERROR, """
     a Select or a logical op takes on 2023.0 ("Eltwise node ... doesn't support BOOL precision"), as each release's
     wheel says.
 
-    Weight compression as NNCF writes it: `u4` and `i4` weights decompressed by a scale (Convert, a zero point
-    subtracted or not, Multiply) into a MatMul fail 2023.3 to 2024.1, `nf4` ones to 2024.3, on a machine whose CPU
-    plugin infers in bf16 ("cpu_convert can't convert from: u4 precision to: bf16"); the same weights converted
-    without a scale, or into a Convolution, compile. A boolean attention mask in a model with variables (a stateful
-    decoder: gpt_bigcode, opt, olmo2) fails the same check on 2023.3 to 2024.6.
+    An embedding table of `u4`, `i4` or `nf4` decompressed with a zero point through f16 and looked up by a Gather
+    fails on 2024.0. A boolean attention mask in a model with variables (a stateful decoder: gpt_bigcode, opt,
+    olmo2) fails the same check on 2023.3 to 2024.6.
+
+    Not claimed: `u4`, `i4` and `nf4` weights decompressed by a scale into a MatMul (NNCF's int4) fail 2023.3 to
+    2024.1 (`nf4` to 2024.3) or compile by the weights' shapes, their zero point and the CPU's instruction set
+    (measured: a [16, 32] `u4` MatMul weight fails 2023.3 with bf16 and compiles without it; one of [64, 32]
+    compiles with both). irreshape says a release refuses only what it refuses on every CPU and shape measured.
     """, needs=(TARGETS,))
 COMPILE_RANK = rule("IR613", "target-compile-dynamic-rank", ERROR, """
     The target release reads the file, and its CPU plugin refuses a tensor of dynamic rank.
@@ -116,8 +119,8 @@ COMPILE_CRASH = rule("IR614", "target-compile-crash", ERROR, """
     attention sink (gpt-oss) in a stateful model on 2023.3 to 2024.6; an AvgPool-16 whose `dilations` is written
     empty on 2025.4 and later. The application cannot catch it.
 
-    NNCF's codebook compression (cb4: a Gather of a codebook by `u4` or `u8` indices into a MatMul) kills it on
-    2025.2 to 2026.2.1.
+    Not claimed: NNCF's codebook compression (cb4: a Gather of a codebook by `u4` or `u8` indices into a MatMul)
+    kills it on 2025.2 to 2026.2.1 on a CPU with bf16, and compiles on one without (measured).
     """, needs=(TARGETS,))
 INFER_FAILED = rule("IR615", "target-infer-failed", ERROR, """
     The target release reads and compiles the file, and its first inference on CPU fails.
@@ -128,9 +131,11 @@ COMPILE_OTHER = rule("IR619", "target-compile-refused", ERROR, """
     The target release reads the file, and its CPU plugin refuses it at `compile_model` for a reason measured with
     its wheel that none of IR611 to IR615 names. The message quotes the release's words.
 
-    A seq2seq decoder exported stateful by optimum-intel (bart, marian, t5): its cross-attention reads keys and
-    values from variables whose initial value a MatMul computes from the encoder states' own variable; 2025.0 and
-    2025.1 refuse it in bf16, "Graph emitter is not implemented yet!".
+    Not claimed: a seq2seq decoder exported stateful by optimum-intel (bart, marian, t5), whose cross-attention
+    reads keys and values from variables a MatMul initialises from the encoder states' own variable, is refused by
+    2025.0 and 2025.1 on a CPU with bf16 ("Graph emitter is not implemented yet!") and compiled on one without;
+    likewise attention outside a KV cache on 2025.3 to 2025.4.1 (measured). A failure is claimed only where it
+    happens on every class of CPU measured (`scripts/make_plugins.py`).
     """, needs=(TARGETS,))
 
 RULES = (OPSET, OP, ETYPE, PRECISION, VALUE, NAME, FILE, OTHER, COMPILE_OP, COMPILE_TYPE, COMPILE_RANK, COMPILE_CRASH,

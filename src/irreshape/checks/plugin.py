@@ -166,7 +166,10 @@ def _resolved(type: str, version: str) -> tuple[str, int] | None:
 
 
 _SDPA_KINDS = ("sdpa-mask", "sdpa-sink")
-_TODAY_KINDS = ("decompress-matmul", "decompress-gather", "codebook-matmul", "sdpa-mha", "mha", "sdpa-state-init")
+_UNPACKED = frozenset({"f32", "f16", "bf16", "f64", "i64", "i32"})  # weights no decompression starts from
+# the features of today's exports by the op type of the layer their detector starts from (:func:`_today`)
+_TODAY_FROM = {"Constant": ("decompress-matmul", "decompress-gather"), "Gather": ("codebook-matmul",),
+               "ScaledDotProductAttention": ("sdpa-mha", "sdpa-state-init"), "Softmax": ("mha",)}
 
 
 def _features(model: "IRModel", graph: "Graph", stateful: bool, want: _Want) -> Iterator[Instance]:
@@ -174,7 +177,7 @@ def _features(model: "IRModel", graph: "Graph", stateful: bool, want: _Want) -> 
     from .graph import READ
 
     params, sdpa, decompress = want.kind("param"), want.kind(*_SDPA_KINDS), want.kind("decompress")
-    today = want.kind(*_TODAY_KINDS)
+    today = frozenset(op for op, kinds in _TODAY_FROM.items() if want.kind(*kinds))
     for layer in model.layers.values():
         found = _resolved(layer.type, layer.version)
         if found is None:
@@ -192,12 +195,16 @@ def _features(model: "IRModel", graph: "Graph", stateful: bool, want: _Want) -> 
             yield from _empty(layer, op, v, f"{op}-{v}")
         if op in _RECURRENT_AND_CONTROL:
             yield from _recurrent_and_control(layer, graph, op, v, want)
+        if op == "Constant":
+            if layer.outputs and (layer.data.get("element_type") or "") not in _UNPACKED:  # packed weights
+                if decompress:
+                    yield from _decompress(layer, graph)
+                if op in today:
+                    yield from _today(layer, graph, op)
+        elif op in today:
+            yield from _today(layer, graph, op)
         if op == "ScaledDotProductAttention" and sdpa:
             yield from _sdpa(layer, graph, stateful)
-        elif op == "Constant" and layer.outputs and decompress:
-            yield from _decompress(layer, graph)
-        if today and op in _TODAY_OPS:
-            yield from _today(layer, graph, op)
         if layer.bodies:
             for body, inner in readings(layer, graph):
                 yield from _features(body.model, inner, stateful, want)
@@ -263,7 +270,7 @@ def _decompress(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """A Const converted to a floating-point type: the weights of a compressed model."""
     port = layer.outputs[0]
     t = (layer.data.get("element_type") or "").strip().lower()
-    if not t or t in ("f32", "f16", "bf16", "f64", "i64", "i32"):
+    if not t or t in _UNPACKED:
         return
     for user, _ in graph.model.consumers(layer.id, port.id):
         if user.type == "Convert" and user.outputs and (graph.etype(user.outputs[0]) or "").startswith(("f", "bf")):
@@ -575,10 +582,7 @@ def _reached(graph: "Graph", ports: list) -> set[str]:
     return reached
 # -- today's transformer and LLM exports (optimum-intel, NNCF) ----------------------------------------------------
 
-_NOT_COMPRESSED = frozenset({"f32", "f16", "bf16", "f64", "i64", "i32", "boolean", "string"})
-
-
-_TODAY_OPS = frozenset({"Constant", "Gather", "ScaledDotProductAttention", "Softmax"})
+_NOT_COMPRESSED = _UNPACKED | {"boolean", "string"}
 
 
 def _today(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance]:

@@ -80,7 +80,7 @@ def main(argv: list[str]) -> int:
         print(f"{release}: {len(judged)} files in {time.time() - t:.0f} s", flush=True)
     labels = {}
     tally = {"agreed": 0, "missed": 0, "false": 0, "pairs stopping past the reader": 0,
-             "pairs stopping with bf16 only (not claimed)": sum(1 for r in releases for v in measured[r] if v.get("only"))}
+             "pairs stopping on some classes of CPU only (not claimed)": sum(1 for r in releases for v in measured[r] if v.get("only"))}
     for k, (label, path) in enumerate(judged):
         stages = [stage_of(measured[r][k]) if r in measured else None for r in RELEASES]
         if not label.startswith("extra:"):

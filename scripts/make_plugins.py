@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "scripts")]
 
-from ovreleases import ISA, RELEASES, compile_classes, words  # noqa: E402
+from ovreleases import ISAS, RELEASES, compile_classes, words  # noqa: E402
 
 OUT = ROOT / "src" / "irreshape" / "shapes" / "plugins.py"
 LABELS = ROOT / "tests" / "data" / "targets" / "plugins.json"
@@ -134,7 +134,7 @@ def main(argv: list[str]) -> int:
         t = time.time()
         verdicts[release] = measure(release, [p for _, p, _, _, _ in probes])
         only = sum(1 for v in verdicts[release] if v.get("only"))
-        print(f"{release}: {len(probes)} probes in {time.time() - t:.0f} s ({only} fail with bf16 only)", flush=True)
+        print(f"{release}: {len(probes)} probes in {time.time() - t:.0f} s ({only} stop on some classes of CPU only)", flush=True)
 
     members: dict[tuple, list[str]] = {}
     for c, _, _, _, _ in probes:
@@ -334,8 +334,8 @@ irreshape.checks.plugin) -> ((first release index, stage, words), ...), each ent
 (up to the next): stage None (the CPU plugin takes it), "compile" (compile_model fails, in those words, with
 {{name}} the layer's name), "crash" (the process dies in compile_model) or "infer" (the first inference fails).
 An index is one into irreshape.shapes.releases.RELEASES; NEWEST that of the newest release (the reference).
-Measured on two classes of x86 CPU: an AMX machine's (AVX-512 with bf16: the plugin infers in bf16) and the same
-restricted to AVX-512 without bf16 (oneDNN's ONEDNN_MAX_CPU_ISA={ISA}: f32); a probe fails where it fails on both.
+Measured on three classes of x86 CPU: an AMX machine's (AVX-512 with bf16: the plugin infers in bf16) and the same
+restricted (oneDNN's ONEDNN_MAX_CPU_ISA) to {" and to ".join(ISAS)} (f32); a probe fails where it fails on every one.
 """
 
 NEWEST = {len(RELEASES) - 1}

@@ -321,11 +321,12 @@ def compile_cached(release: str, paths: list[Path], cache: Path, timeout: "float
     return [known[k] for k in keys]
 
 
-# The second class of CPU every compile-stage claim is measured on besides this machine's: AVX-512 without bf16 (the
-# CPU plugin then infers in f32), as oneDNN's highest-ISA switch makes this machine. A release's CPU plugin decides
-# by the instruction set which kernels and which precision it takes, so a file can fail on one class and compile on
-# the other (int4 weights of some shapes into a MatMul: on 2023.3 to 2024.1 with bf16, not without; measured).
-ISA = "AVX512_CORE"
+# The other classes of CPU every compile-stage claim is measured on besides this machine's (AVX-512 with bf16 and
+# AMX: the CPU plugin infers in bf16), as oneDNN's highest-ISA switch makes this machine: AVX-512 without bf16 and
+# AVX2 (both infer in f32). A release's CPU plugin decides by the instruction set which kernels and which precision
+# it takes, so a file can fail on one class and compile on another (int4 weights of some shapes into a MatMul: on
+# 2023.3 to 2024.1 with bf16, not without; measured).
+ISAS = ("AVX512_CORE", "AVX2")
 
 
 def _stops(v: dict) -> bool:
@@ -333,29 +334,28 @@ def _stops(v: dict) -> bool:
 
 
 def compile_classes(release: str, paths: list[Path], cache: Path, timeout: "float | dict[str, float]") -> list[dict]:
-    """:func:`compile_cached`'s verdicts, a file that stops past the reader on this machine judged again on the
-    second class of CPU (:data:`ISA`): where it passes there, that verdict is kept, marked ``"only": "bf16"`` (a
-    release is said to stop on a file only where it stops on both)."""
-    native = compile_cached(release, paths, cache, timeout)
-    stops = [k for k, v in enumerate(native) if _stops(v)]
-    if not stops:
-        return native
+    """:func:`compile_cached`'s verdicts, a file that stops past the reader on this machine judged again on each
+    other class of CPU (:data:`ISAS`) while it stops: where it passes on one, that verdict is kept, marked
+    ``"only"`` (a release is said to stop on a file only where it stops on every class)."""
+    out = list(compile_cached(release, paths, cache, timeout))
     limits = timeout if isinstance(timeout, dict) else {s: timeout for s in ("read", "compile", "infer")}
-    other = cache / f"isa-{ISA.lower()}"
-    other.mkdir(parents=True, exist_ok=True)
-    f = other / f"{release}.json"
-    known = json.loads(f.read_text()) if f.exists() else {}
-    keys = [digest(paths[k]) for k in stops]
-    todo = [(paths[k], d) for k, d in zip(stops, keys) if d not in known]
-    if todo:
-        got = compile_all(release, [str(p) for p, _ in todo], timeout=limits, isa=ISA)
-        for (_, d), v in zip(todo, got):
-            known[d] = v
-        f.write_text(json.dumps(known))
-    out = list(native)
-    for k, d in zip(stops, keys):
-        v = known[d]
-        if v["read"] is None and not _stops(v) and v["compile"] is None:
-            out[k] = {**v, "only": "bf16"}
+    for isa in ISAS:
+        stops = [k for k, v in enumerate(out) if _stops(v)]
+        if not stops:
+            break
+        other = cache / f"isa-{isa.lower()}"
+        other.mkdir(parents=True, exist_ok=True)
+        f = other / f"{release}.json"
+        known = json.loads(f.read_text()) if f.exists() else {}
+        keys = [digest(paths[k]) for k in stops]
+        todo = [(paths[k], d) for k, d in zip(stops, keys) if d not in known]
+        if todo:
+            got = compile_all(release, [str(p) for p, _ in todo], timeout=limits, isa=isa)
+            for (_, d), v in zip(todo, got):
+                known[d] = v
+            f.write_text(json.dumps(known))
+        for k, d in zip(stops, keys):
+            v = known[d]
+            if v["read"] is None and not _stops(v):
+                out[k] = {**v, "only": f"stops on this machine, not with {isa}"}
     return out
-

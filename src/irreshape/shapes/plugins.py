@@ -5,8 +5,8 @@ irreshape.checks.plugin) -> ((first release index, stage, words), ...), each ent
 (up to the next): stage None (the CPU plugin takes it), "compile" (compile_model fails, in those words, with
 {name} the layer's name), "crash" (the process dies in compile_model) or "infer" (the first inference fails).
 An index is one into irreshape.shapes.releases.RELEASES; NEWEST that of the newest release (the reference).
-Measured on two classes of x86 CPU: an AMX machine's (AVX-512 with bf16: the plugin infers in bf16) and the same
-restricted to AVX-512 without bf16 (oneDNN's ONEDNN_MAX_CPU_ISA=AVX512_CORE: f32); a probe fails where it fails on both.
+Measured on three classes of x86 CPU: an AMX machine's (AVX-512 with bf16: the plugin infers in bf16) and the same
+restricted (oneDNN's ONEDNN_MAX_CPU_ISA) to AVX512_CORE and to AVX2 (f32); a probe fails where it fails on every one.
 """
 
 NEWEST = 26

@@ -84,9 +84,9 @@ COMPILE_OP = rule("IR611", "target-compile-unsupported-op", ERROR, """
 COMPILE_TYPE = rule("IR612", "target-compile-unsupported-type", ERROR, """
     The target release reads the file, and its CPU plugin refuses an element type in it.
 
-    A model input of a packed type (`i4`, `u1`), weights of a packed type converted at run time (`u4`, `nf4`
-    weight compression: "cpu_convert can't convert from: u4 precision", 2023.3 to 2024.x), a boolean attention mask
-    of ScaledDotProductAttention on dynamic shapes (2023.3 converts it to u8 and refuses it: "The element type of
+    A model input of a packed type (`i4`, `u1`), an embedding table of a packed type converted at run time
+    ("cpu_convert can't convert from: u4 precision"), a boolean attention mask of ScaledDotProductAttention on
+    dynamic shapes (2023.3 converts it to u8 and refuses it: "The element type of
     attention_mask must be either floating-point or boolean"), the boolean output of IsFinite, IsInf or IsNaN that
     a Select or a logical op takes on 2023.0 ("Eltwise node ... doesn't support BOOL precision"), as each release's
     wheel says.

@@ -27,12 +27,12 @@ def _findings(path: Path, code: str = "IR307"):
 
 
 def _lie(src: Path, dst: Path, rng: random.Random) -> tuple[str, str]:
-    """Copy ``src`` to ``dst`` with one output port's precision changed, its consumers' input ports to match:
+    """Copy ``src`` to ``dst`` with one taken output port's precision changed, its consumers' input ports to match:
     (the layer's id, the new precision)."""
     model = parse(str(src))
     model.link()
     candidates = [(layer, port) for layer in model.layers.values() if layer.kind not in ("const",)
-                  for port in layer.outputs if port.precision is not None]
+                  for port in layer.outputs if port.precision is not None and model.consumers(layer.id, port.id)]
     layer, port = rng.choice(candidates)
     new = "I8" if from_precision(port.precision) != "i8" else "FP16"
     lines = src.read_bytes().splitlines(keepends=True)
@@ -91,7 +91,8 @@ def _openvino_types(path: Path):
 def test_real_files_warn_where_a_layer_declares_other_than_it_computes(path):
     """IR307 on an output port exactly where its precision is neither the layer's own type in read_model's
     model nor (an IR v10 model's input or output) the type read_model hands the user there: the IR v10
-    conversion of inputs and outputs is no lie, Model Optimizer's FP32 MaxPool indices are."""
+    conversion of inputs and outputs is no lie, nor is the precision of an output nothing takes (Model
+    Optimizer's FP32 MaxPool indices)."""
     types, converted = _openvino_types(path)
     model = parse(str(path))
     _, found = _findings(path)
@@ -101,10 +102,31 @@ def test_real_files_warn_where_a_layer_declares_other_than_it_computes(path):
         if m is not None and (f.layer.id, m.group(1)) in types:  # (a layer read_model drops cannot be told)
             flagged.add((f.layer.id, m.group(1)))
     lies = {(layer.id, port.id) for layer in model.layers.values() for port in layer.outputs
-            if port.precision is not None and (layer.id, port.id) in types
+            if port.precision is not None and (layer.id, port.id) in types and model.consumers(layer.id, port.id)
             and from_precision(port.precision) not in {types[(layer.id, port.id)],
                                                        *converted.get((layer.id, port.id), ())}}
     assert flagged == lies
+
+
+def test_an_output_nothing_takes_is_not_judged_one_taken_is(tmp_path):
+    """MaxPool-8's indices declared FP32 (as Model Optimizer and POT wrote them): no IR307 where no edge leaves
+    the port, IR307 where a layer takes it."""
+    ov = pytest.importorskip("openvino")
+    from openvino import opset8
+
+    for taken in (False, True):
+        x = opset8.parameter([1, 2, 4, 4], ov.Type.f32, name="x")
+        pool = opset8.max_pool(x, [2, 2], [1, 1], [0, 0], [0, 0], [2, 2], name="pool")
+        outs = [opset8.result(pool.output(0))] + ([opset8.result(opset8.convert(pool.output(1), "f32"))]
+                                                  if taken else [])
+        path = tmp_path / f"pool_{taken}.xml"
+        ov.save_model(ov.Model(outs, [x]), str(path))
+        text = path.read_text()
+        head = text.index('<layer id="1" name="pool"')
+        port = text.index('<port id="2" precision="I64"', head)
+        path.write_text(text[:port] + text[port:].replace('precision="I64"', 'precision="FP32"', 1))
+        found = [(f.layer.name, f.message) for f in _findings(path)[1]]
+        assert [name for name, _ in found] == (["pool"] if taken else []), found
 
 
 EXAMPLES = ROOT / "examples" / "ir"

@@ -351,10 +351,12 @@ class Graph:
                             misspelt = text
                     elif t != (declared := parse(text := port.head[1])):  # type: ignore[arg-type]
                         types[port] = t
-                        if declared is not None or text is None:
+                        # an output nothing takes (MaxPool's indices, as Model Optimizer and POT wrote them FP32)
+                        # carries no tensor a tool reads: its precision misleads no one
+                        if declared is None and text is not None:
+                            misspelt = text if misspelt is None else misspelt
+                        elif self.model.consumers(layer.id, port.id):
                             retyped.append(port)
-                        elif misspelt is None:
-                            misspelt = text
             if misspelt is not None:
                 errors[id(layer)] = f"Unsupported element type: {misspelt}"
         if self.model.version == 10 and not self.nested:

@@ -50,9 +50,9 @@ PRECISION_MISMATCH = rule("IR307", "precision-mismatch", WARNING, """
 
     `read_model` ignores port precisions, exactly as it ignores `<dim>`s, so the file loads; but tools that
     read the XML (scripts sizing input buffers, viewers, code generators) take the precision for the truth.
-    A warning by default: Model Optimizer wrote approximate precisions (MaxPool indices declared FP32 where
-    they are i64), and such files load and run. Raise its severity in `[tool.irreshape.severity]` to make it
-    strict. An IR v10 model's inputs and outputs are no lie when they declare what `read_model` converts them
+    A warning by default: such files load and run. Raise its severity in `[tool.irreshape.severity]` to make it
+    strict. An output port that no edge leaves is not judged: no layer and no Result takes its tensor, so its
+    precision misleads no tool (Model Optimizer and POT wrote MaxPool's unused indices FP32 where they are i64). An IR v10 model's inputs and outputs are no lie when they declare what `read_model` converts them
     to (it puts a Convert after each f16 Parameter, which it makes f32, and after each layer feeding a Result
     of a type other than f32 and i32, to i32 from i64, u64 and u32, to f32 from any other): a Parameter or a
     layer feeding a Result may declare its own type or that one. An input port that repeats its producer's

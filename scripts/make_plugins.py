@@ -35,6 +35,8 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT / "tests"), str(ROOT / "scripts")]
 
 from ovreleases import ISAS, RELEASES, compile_classes, words  # noqa: E402
 
+from irreshape.shapes.compiles import at  # noqa: E402  (a feature's runs at a release: the table's one lookup)
+
 OUT = ROOT / "src" / "irreshape" / "shapes" / "plugins.py"
 LABELS = ROOT / "tests" / "data" / "targets" / "plugins.json"
 CACHE = Path(os.environ.get("IRRESHAPE_PLUGINS_CACHE", "/work/scratch/plugins-cache"))  # by content, per release
@@ -222,26 +224,24 @@ def contradicted(table: dict, releases: list[str], real: RealIR) -> list[tuple]:
     out = []
     for release in releases:
         i = RELEASES.index(release)
-        wanted = [k for key, ks in holding.items() for k in ks
-                  if next((s for first, s, _ in reversed(table[key]) if first <= i), None)]
+        wanted = [k for key, ks in holding.items() for k in ks if at(table[key], i)[1]]
         if not wanted:
             continue
         said = dict(zip(sorted(set(wanted)), measure_real(release, [real[k][1] for k in sorted(set(wanted))])))
         for key, ks in holding.items():
             runs = list(table[key])
-            stage = next((s for first, s, _ in reversed(runs) if first <= i), None)
+            stage = at(runs, i)[1]
             passed = [real[k][0] for k in ks if k in said and outcome(said[k])[0] is None]
             if stage and passed:
                 out.append((key, release, passed[0]))
-                full = [next(((s, w) for first, s, w in reversed(runs) if first <= j), (None, None))
-                        for j in range(len(RELEASES))]
+                full = [at(runs, j)[1:] for j in range(len(RELEASES))]
                 full[i] = (None, None)
                 table[key] = tuple((j, s, w) for j, (s, w) in runs_of(full))
     # a failure real files contradict for one feature is the probes' own for its siblings too: the same kind of
     # feature, refused by the same release in the same words
-    wrong = {(key[0], release, _words_at(table_before[key], RELEASES.index(release))) for key, release, _ in out}
+    wrong = {(key[0], release, at(table_before[key], RELEASES.index(release))[2]) for key, release, _ in out}
     for key, runs in list(table.items()):
-        full = [next(((s, w) for first, s, w in reversed(runs) if first <= j), (None, None)) for j in range(len(RELEASES))]
+        full = [at(runs, j)[1:] for j in range(len(RELEASES))]
         hit = [j for j, (s, w) in enumerate(full) if s and (key[0], RELEASES[j], w) in wrong]
         for j in hit:
             out.append((key, RELEASES[j], "(as its siblings)"))
@@ -251,10 +251,6 @@ def contradicted(table: dict, releases: list[str], real: RealIR) -> list[tuple]:
     for key in [k for k, v in table.items() if all(s is None for _, s, _ in v)]:
         del table[key]
     return out
-
-
-def _words_at(runs: tuple, i: int) -> str | None:
-    return next((w for first, s, w in reversed(runs) if first <= i), None)
 
 
 def runs_of(values: list) -> list:
@@ -286,7 +282,7 @@ def reduce(probes: list, verdicts: dict, releases: list[str], explained: dict,
         i = RELEASES.index(release)
         for other in keys - {c.key}:
             runs = explained.get(other)
-            if runs and next((s for first, s, _ in reversed(runs) if first <= i), None) == got and any(
+            if runs and at(runs, i)[1] == got and any(
                     c.key not in probes[q][4] and stage(q, release)[0] == got for q in by_key.get(other, ())):
                 # another feature explains it, shown to fail there by a probe of its own that does not hold this
                 # one (two features always together would otherwise explain each other away)

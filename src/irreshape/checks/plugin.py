@@ -250,8 +250,7 @@ def _sdpa(layer: "Layer", graph: "Graph", stateful: bool) -> Iterator[Instance]:
     tests/irtools/plugincases.py sdpa_state_cases)."""
     ins = layer.inputs
     state = "stateful" if stateful else "stateless"
-    shapes = [graph.shape(p.source) if p.source is not None else None for p in ins[:4]]
-    shape = "static" if all(s is not None and all(d.is_static for d in s) for s in shapes) else "dynamic"
+    shape = _static_ports(graph, ins[:4])
     if shape == "dynamic" and len(ins) > 1 and _in_cache(_behind(_source(layer, 1))) \
             and _static_ports(graph, ins[:1]) == "static":
         shape = "cache-static"  # a KV cache read by a query of static shape
@@ -268,11 +267,10 @@ def _sdpa(layer: "Layer", graph: "Graph", stateful: bool) -> Iterator[Instance]:
 
 def _decompress(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """A Const converted to a floating-point type: the weights of a compressed model."""
-    port = layer.outputs[0]
     t = (layer.data.get("element_type") or "").strip().lower()
     if not t or t in _UNPACKED:
         return
-    for user, _ in graph.model.consumers(layer.id, port.id):
+    for user, _ in _users(graph, layer):
         if user.type == "Convert" and user.outputs and (graph.etype(user.outputs[0]) or "").startswith(("f", "bf")):
             yield Instance(layer, ("decompress", t), f"{t} weights converted to floating point")
             return
@@ -365,8 +363,8 @@ def _ti_cell(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
 
 def _constant(layer: "Layer") -> bool:
     """A Const, or a Convert of one (f16 weights decompressed: folded, a constant to a CPU plugin)."""
-    if layer.kind == "convert" and layer.inputs and layer.inputs[0].source is not None:
-        src = layer.inputs[0].source.layer
+    if layer.kind == "convert":
+        src = _source(layer, 0)
         return src is not None and src.kind == "const"
     return layer.kind == "const"
 
@@ -440,7 +438,7 @@ def _check_outputs(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance
     by its type: a Select or a logical op is refused, a Convert or a reduction takes it). Main graph only."""
     if graph.nested or not layer.outputs:
         return
-    users = graph.model.consumers(layer.id, layer.outputs[0].id)
+    users = _users(graph, layer)
     if not users:
         return
     if not any(u.kind == "result" for u, _ in users):
@@ -457,10 +455,10 @@ def _check_outputs(layer: "Layer", graph: "Graph", op: str) -> Iterator[Instance
 def _concat_quantized_out(layer: "Layer", graph: "Graph") -> Iterator[Instance]:
     """A FakeQuantize on a Concat whose one user is a Convert (to the destination type in the key), as TFLite's
     int8 models end: the process dies in 2023.0's and 2023.1's compile_model where the type is i8, u8 or i32."""
-    src = layer.inputs[0].source if layer.inputs else None
-    if src is None or src.layer is None or _op_of(src.layer) != "Concat" or not layer.outputs:
+    src = _source(layer, 0)
+    if src is None or _op_of(src) != "Concat":
         return
-    users = graph.model.consumers(layer.id, layer.outputs[0].id)
+    users = _users(graph, layer)
     if len(users) != 1 or _op_of(users[0][0]) != "Convert":
         return
     to = (users[0][0].data.get("destination_type") or "").strip().lower()
@@ -799,8 +797,8 @@ def _form_words(inputs: str, use: str) -> str:
 
 
 def _static_ports(graph: "Graph", ports) -> str:
-    shapes = [graph.shape(p.source) if p.source is not None else None for p in ports]
-    return "static" if all(s is not None and all(d.is_static for d in s) for s in shapes) else "dynamic"
+    """"static" where every port's source has a static shape, else "dynamic"."""
+    return "static" if all(p.source is not None and _static(graph.shape(p.source)) for p in ports) else "dynamic"
 
 
 def _mha(layer: "Layer", graph: "Graph") -> Iterator[Instance]:

@@ -34,8 +34,7 @@ def target_findings(model, targets: tuple[tuple[str, str], ...], features: list 
         elif release != RELEASES[-1]:  # the reference release's own plugin is the plain check's (IR405-IR407)
             for c in compile_refusals(features, release):
                 out.append(Finding(for_compile(c.key, c.stage), compile_message(release, c), c.layer.line,
-                                   c.layer.ref, extra={"target": given,
-                                                       "stage": "infer" if c.stage == "infer" else "compile"}))
+                                   c.layer.ref, extra={"target": given, "stage": c.finding_stage}))
     return out
 
 

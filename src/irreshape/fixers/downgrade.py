@@ -445,7 +445,7 @@ def _dilations_of_ones(layer: Layer, ctx: Context) -> "Attrs | str":
 
 # a compile-stage feature (the key of irreshape.checks.plugin, matched on its first items) -> the rewrite that
 # computes exactly what the layer computes and that the release's CPU plugin compiles (proved with each release's
-# wheel by scripts/prove_downgrades.py)
+# wheel by scripts/prove_compile_rewrites.py)
 COMPILE_REWRITES: dict[tuple, Rewrite] = {
     ("attr-empty", "AvgPool", 16, "dilations"): Rewrite(
         "AvgPool", 16, "AvgPool", 16, _dilations_of_ones, note="an empty dilations attribute written as ones"),
@@ -973,7 +973,9 @@ class _Release:
 
     @property
     def kind(self) -> str:
-        return "compile" if hasattr(self.refusal, "stage") else getattr(self.refusal, "kind", "")
+        from ..shapes.compiles import CompileRefusal
+
+        return "compile" if isinstance(self.refusal, CompileRefusal) else getattr(self.refusal, "kind", "")
 
     @property
     def message(self) -> str:

@@ -18,7 +18,7 @@ from ..core import formats
 from ..core.findings import GRAPH, TARGETS, Finding
 from ..core.records import Record
 from ..core.results import FileResult, Options
-from ..rules import EDGES, analyses
+from ..rules import EDGES, analyses, runtime
 from ..rules.layers import PRECISION_MISMATCH
 from . import suppress
 from .config import ConfigError, Settings, path_matches, project_root, relative_path
@@ -184,14 +184,15 @@ def _lint_file(path: str, settings: Settings, reading: bool = False):
     return result, result.internal_error, fixed
 
 
-_REFERENCE_COMPILE = frozenset({"IR405", "IR406", "IR407"})  # what 2026.4.1's own CPU plugin refuses
+# what 2026.4.1's own CPU plugin refuses (IR405-IR407)
+_REFERENCE_COMPILE = frozenset({runtime.COMPILE_REFUSED, runtime.COMPILE_CRASH, runtime.INFER_FAILED})
 
 
 def _fix_targets(result: FileResult, settings: Settings) -> tuple[str, ...]:
     """The releases whose refusals ``--fix`` rewrites: the targets, and the reference release where the plain check
     reports what its CPU plugin refuses (an exact form, where one is known, is written as for a target)."""
     targets = tuple(release for _, release in settings.targets)
-    if any(f.code in _REFERENCE_COMPILE for f in result.findings):
+    if any(f.rule in _REFERENCE_COMPILE for f in result.findings):
         from ..shapes.releases import RELEASES
 
         targets += (RELEASES[-1],) if RELEASES[-1] not in targets else ()
@@ -206,7 +207,7 @@ def _target_skip(result: FileResult):
     if not any(r.code.startswith("IR6") for r in ALL):
         return ()
     wanted = {f.layer.id for f in result.findings
-              if (f.code.startswith("IR6") or f.code in _REFERENCE_COMPILE) and f.layer is not None}
+              if (f.code.startswith("IR6") or f.rule in _REFERENCE_COMPILE) and f.layer is not None}
     return lambda lid: lid not in wanted
 
 

@@ -31,8 +31,16 @@ class CompileRefusal:
     what: str  # the feature in words: "Identity-16"
     since: str | None  # the first release from which on every release takes it; None: no release irreshape knows
 
+    @property
+    def finding_stage(self) -> str:
+        """The stage a finding of it carries: "infer" for the first inference, else "compile" (a crash in
+        compile_model is compile's)."""
+        return INFER if self.stage == INFER else COMPILE
 
-def _at(runs: tuple, i: int) -> tuple:
+
+def at(runs: tuple, i: int) -> tuple:
+    """The entry of a feature's runs (the table's) that holds for release index ``i``: (first release index,
+    stage, words), stage None where the release takes it."""
     found: tuple = (0, None, None)
     for run in runs:
         if run[0] > i:
@@ -73,7 +81,7 @@ def _refusals(found: Iterable, i: int, since: bool) -> list[CompileRefusal]:
         runs = REFUSED.get(inst.key)
         if not runs:
             continue
-        _, stage, words = _at(runs, i)
+        _, stage, words = at(runs, i)
         if stage is None:
             continue
         out.append(CompileRefusal(inst.layer, inst.key, stage, (words or "").format(name=inst.name), inst.what,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..core import formats
 from ..core.findings import GRAPH, TARGETS, Finding, LayerRef
-from ..core.results import DEFAULT_MAX_SIZE, FileResult, Options
+from ..core.results import DEFAULT_MAX_SIZE, FileResult, Options, Status
 from ..rules.targets import for_compile, for_kind
 from .targets import short
 
@@ -195,7 +195,7 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int,
     out = FileCompat(path, releases)
     errors = [f for f in result.findings if f.severity == "error"]
     out.unread = next((f for f in errors if f.code in UNREAD), None)
-    out.current = [f for f in errors if f.code in READ_MODEL_REFUSES]
+    out.current = [f for f in errors if f.code in READ_MODEL_REFUSES] or _refused_behind(result, errors)
     if out.unread is None and not readable(model):
         out.current = out.current or errors[:1]
     if out.judged:
@@ -219,6 +219,14 @@ def _judge(path: str, releases: tuple[str, ...], max_xml_size: int,
     return out
 
 
+def _refused_behind(result: FileResult, errors: list[Finding]) -> list[Finding]:
+    """The errors that say 2026.4.1's read_model refuses a layer downstream of their own (one root cause, one
+    finding: a lying Parameter's IR302 carries "on OpenVINO's dims read_model refuses MaxPool 'pool'"): those on
+    the layers an invalid verdict is spared for."""
+    causes = {c for v in (*result.layers, *result.flagged) if v.status is Status.INVALID for c in v.causes}
+    return [f for f in errors if f.layer is not None and f.layer.id in causes]
+
+
 def _compiles(out: FileCompat, features: list, releases: tuple[str, ...]) -> None:
     """What each release that reads the file refuses of it at compile_model (or at the first inference)."""
     from ..shapes.compiles import refusals
@@ -228,7 +236,7 @@ def _compiles(out: FileCompat, features: list, releases: tuple[str, ...]) -> Non
             continue
         out.compiles[release] = [
             Refused(for_compile(c.key, c.stage).code, "crash" if c.stage == "crash" else c.key[0], c.what, c.since,
-                    c.message, c.layer.line, c.layer.ref, "infer" if c.stage == "infer" else "compile")
+                    c.message, c.layer.line, c.layer.ref, c.finding_stage)
             for c in refusals(features, release)]
 
 

@@ -310,3 +310,54 @@ def test_compat_agrees_with_the_harness(name):
     i = got.oldest(compiled=False)
     assert i is not None and all(r not in refusing for r in known()[i:])
     assert i == 0 or known()[i - 1] in refusing
+
+
+def test_a_parameter_nothing_uses_is_made_by_the_reader_first(tmp_path):
+    """The reader makes every Parameter, used or not, before the layers the Results depend on (measured with
+    2023.3's wheel: an unused f8e5m2 Parameter is refused, and named before an f8e4m3 Parameter a Result uses
+    even where it comes first in the file); a Const nothing uses it never makes."""
+    ov = pytest.importorskip("openvino")
+    from openvino import opset8
+
+    def model(name: str, unused: str, used: str = "f32") -> str:
+        x = opset8.parameter([2], ov.Type.f32, name="x")
+        y = opset8.parameter([2], ov.Type.f32, name="y")
+        path = tmp_path / f"{name}.xml"
+        ov.save_model(ov.Model([opset8.result(opset8.relu(x))], [y, x], "m"), str(path))
+        text = path.read_text()
+        for layer, etype in (("y", unused), ("x", used)):
+            at = text.index('element_type="f32"', text.index(f'name="{layer}"'))
+            text = text[:at] + f'element_type="{etype}"' + text[at + len('element_type="f32"'):]
+        path.write_text(text)
+        return str(path)
+
+    status, found = check_json("--target", "2023.3", model("unused", "f8e5m2"))
+    assert status == 1 and [(f["code"], f["layer"]["name"]) for f in found if IR6.match(f["code"])] == \
+        [("IR603", "y")]
+    assert check_json("--target", "2025.0", model("unused_later", "f8e5m2"))[0] == 0  # read and compiled there
+    path = model("both", "f8e5m2", "f8e4m3")
+    doc = json.loads(subprocess.run([sys.executable, "-m", "irreshape", "compat", "--isolated", "--output-format",
+                                     "json", "--release", "2023.3", path], capture_output=True, text=True).stdout)
+    reported = doc["files"][0]["releases"]["2023.3.0"]
+    assert reported["refusals"][reported["reported"]]["layer"]["name"] == "y"
+
+
+def test_compat_judges_no_release_where_a_finding_says_read_model_refuses_downstream(tmp_path):
+    """A Parameter whose `shape` makes a MaxPool downstream refused, its ports declaring the old dims: the
+    Parameter's one finding (IR301) says read_model refuses the MaxPool (one root cause), and compat judges no release
+    (2026.4.1 itself refuses the file)."""
+    ov = pytest.importorskip("openvino")
+    from openvino import opset8
+
+    x = opset8.parameter([1, 2, 4, 4], ov.Type.f32, name="x")
+    pool = opset8.max_pool(x, [1, 1], [1, 1], [0, 0], [0, 0], [2, 2], name="pool")
+    path = tmp_path / "pool.xml"
+    ov.save_model(ov.Model([opset8.result(pool.output(0))], [x]), str(path))
+    path.write_text(path.read_text().replace('shape="1,2,4,4"', 'shape="1,2,4,1"', 1))
+    status, found = check_json(str(path))
+    assert status == 1 and [f["code"] for f in found if f["severity"] == "error"] == ["IR301"]
+    assert "read_model refuses MaxPool 'pool'" in found[0]["message"]
+    run = subprocess.run([sys.executable, "-m", "irreshape", "compat", "--isolated", "--output-format", "json",
+                          str(path)], capture_output=True, text=True)
+    doc = json.loads(run.stdout)["files"][0]
+    assert run.returncode == 1 and doc["status"] == "refused" and doc["refused_by_current"][0]["code"] == "IR301"

@@ -861,6 +861,7 @@ def plugin_findings(found: list[Instance]) -> list:
     """IR405-IR407: what openvino 2026.4.1's own CPU plugin refuses of the features ``found``, on the layer each
     is on (a dynamic rank a Reshape, Squeeze or Unsqueeze makes is IR401's)."""
     from ..core.findings import Finding
+    from ..core.text import one_line
     from ..rules.runtime import COMPILE_CRASH, COMPILE_REFUSED, INFER_FAILED
     from ..shapes.compiles import newest
 
@@ -872,14 +873,8 @@ def plugin_findings(found: list[Instance]) -> list:
         if r.stage == "crash":
             rule, message = COMPILE_CRASH, f"{r.what}: the process dies in compile_model on CPU"
         elif r.stage == "infer":
-            rule, message = INFER_FAILED, f"{r.what}: the first inference on CPU fails: {_line(r.message)}"
+            rule, message = INFER_FAILED, f"{r.what}: the first inference on CPU fails: {one_line(r.message)}"
         else:
-            rule, message = COMPILE_REFUSED, f"{r.what}: compile_model on CPU fails: {_line(r.message)}"
-        out.append(Finding(rule, message, layer.line, layer.ref,
-                           extra={"stage": "infer" if r.stage == "infer" else "compile"}))
+            rule, message = COMPILE_REFUSED, f"{r.what}: compile_model on CPU fails: {one_line(r.message)}"
+        out.append(Finding(rule, message, layer.line, layer.ref, extra={"stage": r.finding_stage}))
     return out
-
-
-def _line(words: str) -> str:
-    """The release's words on one line."""
-    return " ".join(x.strip() for x in words.splitlines() if x.strip())

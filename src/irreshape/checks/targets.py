@@ -9,6 +9,7 @@ second inference."""
 from __future__ import annotations
 
 from ..core.findings import Finding
+from ..core.text import one_line
 from ..rules.targets import for_compile, for_kind
 
 
@@ -41,7 +42,7 @@ def target_findings(model, targets: tuple[tuple[str, str], ...], features: list 
 def compile_message(release: str, refusal) -> str:
     """A compile-stage refusal's message: the release, what its CPU plugin says (or that the process dies), and
     from which release on the plugin takes it."""
-    words = " ".join(x.strip() for x in refusal.message.splitlines() if x.strip())
+    words = one_line(refusal.message)
     if refusal.stage == "crash":
         said = f"compile_model(CPU): the process dies ({refusal.what})"
     elif refusal.stage == "infer":

@@ -11,6 +11,11 @@ def display_path(path: str) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
+def one_line(text: str) -> str:
+    """A message of several lines (a release's words) on one line, each line stripped, the empty ones left out."""
+    return " ".join(x.strip() for x in text.splitlines() if x.strip())
+
+
 def clip(value: object, limit: int = 60) -> str:
     """``str(value)`` cut to ``limit`` characters: hostile names and values can be megabytes long."""
     text = str(value)

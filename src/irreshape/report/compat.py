@@ -15,7 +15,7 @@ from typing import TextIO
 
 from ..checks.compat import FileCompat, Refused
 from ..checks.targets import short
-from ..core.text import display_path
+from ..core.text import display_path, one_line
 from . import write_json
 
 FORMATS = ("full", "concise", "json")
@@ -97,7 +97,7 @@ def details(file: FileCompat, columns: tuple[str, ...]) -> list[str]:
     lines = [f"{display_path(file.path)}: {file.summary}"]
     for a, b, r in refusal_runs(file, columns):
         stage = "" if r.stage == "read" else " (compile_model)" if r.stage == "compile" else " (first inference)"
-        words = " ".join(x.strip() for x in r.message.splitlines() if x.strip())
+        words = one_line(r.message)
         if r.kind == "crash":
             words = "the process dies in compile_model"
             stage = ""

@@ -34,7 +34,6 @@ DATA = ROOT / "tests" / "data"
 WILD = ROOT.parent / "shared" / "wild-ir"
 LABELS = DATA / "targets" / "compiles.json"
 CACHE = Path(os.environ.get("IRRESHAPE_COMPILE_CACHE", "/work/scratch/compile-cache"))  # by content, per release
-TIMEOUTS = {"read": 120, "compile": 300, "infer": 10}
 
 
 def files(extra: list[str]) -> list[tuple[str, Path]]:
@@ -58,7 +57,7 @@ def files(extra: list[str]) -> list[tuple[str, Path]]:
 
 def measure(release: str, paths: list[Path]) -> list[dict]:
     """Each file's verdict on ``release``, from the cache where the file's content was judged before."""
-    return compile_classes(release, paths, CACHE, TIMEOUTS)
+    return compile_classes(release, paths, CACHE)
 
 
 def main(argv: list[str]) -> int:

@@ -40,7 +40,6 @@ from irreshape.shapes.compiles import at  # noqa: E402  (a feature's runs at a r
 OUT = ROOT / "src" / "irreshape" / "shapes" / "plugins.py"
 LABELS = ROOT / "tests" / "data" / "targets" / "plugins.json"
 CACHE = Path(os.environ.get("IRRESHAPE_PLUGINS_CACHE", "/work/scratch/plugins-cache"))  # by content, per release
-TIMEOUTS = {"read": 120, "compile": 300, "infer": 10}
 
 
 def features(path: str) -> tuple[dict[tuple, str], set[str]]:
@@ -91,7 +90,7 @@ def template(message: str | None, name: str, names: set[str]) -> str:
 
 def measure(release: str, paths: list[Path]) -> list[dict]:
     """Each file's verdict on ``release``, from the cache where the file's content was judged before."""
-    return compile_classes(release, paths, CACHE, TIMEOUTS)
+    return compile_classes(release, paths, CACHE)
 
 
 def runs(values: list) -> tuple:

@@ -333,7 +333,12 @@ def _stops(v: dict) -> bool:
     return v["read"] is None and (v["compile"] is not None or v["infer"] not in (None, "skipped"))
 
 
-def compile_classes(release: str, paths: list[Path], cache: Path, timeout: "float | dict[str, float]") -> list[dict]:
+# the seconds each stage of a file may take before it is judged a timeout (a compile of a large export is slow)
+TIMEOUTS = {"read": 120, "compile": 300, "infer": 10}
+
+
+def compile_classes(release: str, paths: list[Path], cache: Path,
+                    timeout: "float | dict[str, float]" = TIMEOUTS) -> list[dict]:
     """:func:`compile_cached`'s verdicts, a file that stops past the reader on this machine judged again on each
     other class of CPU (:data:`ISAS`) while it stops: where it passes on one, that verdict is kept, marked
     ``"only"`` (a release is said to stop on a file only where it stops on every class)."""

@@ -129,14 +129,11 @@ class _All(_Want):
 
 
 _EVERY = _All()
-_WANTED: dict[int, _Want] = {}
 
 
+@lru_cache(maxsize=4)
 def _wanted(keys: frozenset) -> _Want:
-    found = _WANTED.get(id(keys))
-    if found is None:
-        found = _WANTED[id(keys)] = _Want(keys)
-    return found
+    return _Want(keys)
 
 
 def every_feature(model: "IRModel", every: bool = True) -> list[Instance]:
